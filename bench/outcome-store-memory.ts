@@ -1,0 +1,117 @@
+/**
+ * How much Redis memory and time the outcome store takes for nightly snapshot runs of 5,000
+ * workloads: records RUNS runs of ITEMS items each (realistic ids, names, job ids; 2% failed
+ * with an error message), then reports used memory per run and per item, the time to record
+ * them, and the time to list one run's failed items and one target's history.
+ *
+ *   npx tsx bench/outcome-store-memory.ts            # 3 runs × 5,000 items
+ *   RUNS=10 ITEMS=5000 npx tsx bench/outcome-store-memory.ts
+ *
+ * It starts its own private redis-server, so it never touches a Redis you care about.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { OutcomeQueries } from '../src/outcomes/outcome-queries.js';
+import { OutcomeStore } from '../src/outcomes/outcome-store.js';
+import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
+
+const RUNS = Number(process.env['RUNS'] ?? 3);
+const ITEMS = Number(process.env['ITEMS'] ?? 5000);
+const CONCURRENCY = 50;
+
+async function usedMemory(redis: Redis): Promise<number> {
+  const info = await redis.info('memory');
+  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
+}
+
+const server = await startPrivateRedisServer();
+const redis = new Redis(server.url);
+try {
+  const store = new OutcomeStore(redis, 'bench');
+  const queries = new OutcomeQueries(redis, 'bench');
+  const workloads = Array.from({ length: ITEMS }, (_, index) => ({
+    id: randomUUID(),
+    name: `prod-vm-${String(index).padStart(5, '0')}`,
+  }));
+  const before = await usedMemory(redis);
+  let recordMs = 0;
+  const night = Date.parse('2025-06-01T01:00:00Z');
+  for (let run = 0; run < RUNS; run++) {
+    const runId = `nightly-vms@2025060${run + 1}T010000Z`;
+    await store.createRun({
+      runId,
+      definitionId: 'nightly-vms',
+      kind: 'snapshot',
+      fireTime: new Date(night + run * 86_400_000),
+      trigger: 'cron',
+      status: 'queued',
+    });
+    await store.startRun(runId);
+    const started = performance.now();
+    for (let offset = 0; offset < ITEMS; offset += CONCURRENCY) {
+      await Promise.all(
+        workloads.slice(offset, offset + CONCURRENCY).map((workload, index) => {
+          const failed = (offset + index) % 50 === 0;
+          return store.recordItem(runId, workload.id, {
+            status: failed ? 'failed' : 'succeeded',
+            target: workload.id,
+            targetName: workload.name,
+            targetType: 'VSPHERE_VM',
+            action: 'snapshot',
+            attempts: 1,
+            platformJobId: `CREATE_VSPHERE_SNAPSHOT_${workload.id}_${randomUUID()}:::0`,
+            startedAt: new Date(night + run * 86_400_000 + 5_000),
+            finishedAt: new Date(night + run * 86_400_000 + 600_000),
+            ...(failed
+              ? {
+                  errorCode: 'INTERNAL',
+                  errorMessage: 'snapshot job FAILED: datastore latency too high',
+                }
+              : {}),
+          });
+        }),
+      );
+    }
+    recordMs += performance.now() - started;
+    await store.finishRun(runId);
+  }
+  const used = (await usedMemory(redis)) - before;
+
+  let started = performance.now();
+  let failed = 0;
+  for await (const _item of queries.items({
+    runId: 'nightly-vms@20250601T010000Z',
+    statuses: ['failed'],
+  }))
+    failed++;
+  const failedMs = performance.now() - started;
+  started = performance.now();
+  let history = 0;
+  for await (const _item of queries.items({ target: workloads[7]?.name ?? '' })) history++;
+  const historyMs = performance.now() - started;
+
+  const itemsHash = Number(
+    await redis.memory('USAGE', 'bench:outcomes:items:nightly-vms@20250601T010000Z', 'SAMPLES', 0),
+  );
+  const names = Number(await redis.memory('USAGE', 'bench:outcomes:target-names', 'SAMPLES', 0));
+  const oneTarget = Number(
+    await redis.memory('USAGE', `bench:outcomes:target:${workloads[7]?.id ?? ''}`, 'SAMPLES', 0),
+  );
+  console.log(
+    `breakdown: items hash per run ${itemsHash} B; target-names ${names} B; one target index ${oneTarget} B`,
+  );
+  const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  console.log(`runs × items:                ${RUNS} × ${ITEMS}`);
+  console.log(
+    `memory used:                 ${mib(used)} (${mib(used / RUNS)} per run, ${Math.round(used / RUNS / ITEMS)} B per item)`,
+  );
+  console.log(
+    `record items:                ${Math.round((RUNS * ITEMS) / (recordMs / 1000))} items/s (${CONCURRENCY} concurrent calls)`,
+  );
+  console.log(`failed items of one run:     ${failed} in ${failedMs.toFixed(1)} ms`);
+  console.log(`history of one target:       ${history} items in ${historyMs.toFixed(1)} ms`);
+  console.log(`90 days of one such run:     about ${mib((used / RUNS) * 90)}`);
+} finally {
+  await redis.quit();
+  await server.stop();
+}

@@ -1,0 +1,28 @@
+/**
+ * The benchmark dispatcher: `npm run bench -- <name> [options]` runs `bench/<name>.ts`.
+ * Each benchmark exports `run(args)` and prints its figures with the command that produced them.
+ * Figures live here, never in tests.
+ */
+const BENCHMARKS: Record<
+  string,
+  { description: string; load: () => Promise<{ run: (args: string[]) => Promise<void> }> }
+> = {
+  simulator: {
+    description: 'getWorkload requests per second on one core, and the memory of a large inventory',
+    load: () => import('./simulator.js'),
+  },
+};
+
+const [name, ...args] = process.argv.slice(2);
+const benchmark = name === undefined ? undefined : BENCHMARKS[name];
+if (benchmark === undefined) {
+  process.stderr.write(
+    `usage: npm run bench -- <name> [options]\n\nbenchmarks:\n${Object.entries(BENCHMARKS)
+      .map(([key, value]) => `  ${key.padEnd(12)} ${value.description}`)
+      .join('\n')}\n`,
+  );
+  process.exitCode = 2;
+} else {
+  const module = await benchmark.load();
+  await module.run(args);
+}

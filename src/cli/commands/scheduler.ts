@@ -1,0 +1,106 @@
+import { Command } from 'commander';
+import { displayPath } from '../../definitions/definition-problem.js';
+import { loadDefinitions } from '../../definitions/load-definitions.js';
+import { Shutdown } from '../../lifecycle/shutdown.js';
+import { createLogger } from '../../log/logger.js';
+import { PawMetrics } from '../../ops/metrics/paw-metrics.js';
+import { startNotificationService } from '../../ops/notify/notification-service.js';
+import { schedulerOnFire } from '../../ops/scheduler-observer.js';
+import { startSchedulerService } from '../../scheduler/scheduler-service.js';
+import { formatInTimeZone } from '../../time/time-zone.js';
+import { loadCommandSettings } from '../command-settings.js';
+import { PAW_VERSION } from '../paw-version.js';
+import { serveOps } from '../serve-ops.js';
+
+/**
+ * `paw scheduler`: runs a scheduler replica alone (no workers), until SIGTERM or SIGINT. Any
+ * number of replicas may run: one is elected per fire. Status lines go to stderr, prefixed
+ * `paw scheduler:`; structured logs (JSON) go there too.
+ */
+export function schedulerCommand(): Command {
+  return new Command('scheduler')
+    .description('run the scheduler alone: enqueue each fire of the job definitions (no workers)')
+    .option('--jobs <dir>', 'folder of job definitions (default: jobs.dir, PAW_JOBS_DIR or ./jobs)')
+    .addHelpText(
+      'after',
+      '\nStops gracefully on SIGTERM or SIGINT (a second signal forces). Several replicas may run;\n' +
+        'each fire is enqueued once. Fires missed while none ran are caught up within their\n' +
+        "definition's catchUp window, or recorded as missed.",
+    )
+    .action(async (options: { jobs?: string }) => {
+      const { settings } = await loadCommandSettings(options);
+      const status = (line: string): void => {
+        process.stderr.write(`paw scheduler: ${line}\n`);
+      };
+      const logger = createLogger({ level: settings.log.level, base: { component: 'scheduler' } });
+      const loaded = await loadDefinitions(settings.jobs.dir);
+      const definitions = loaded.map((entry) => entry.definition);
+      const disabled = definitions.filter((definition) => !definition.enabled).length;
+      status(
+        `${definitions.length} definition${definitions.length === 1 ? '' : 's'} from ${displayPath(settings.jobs.dir)}` +
+          (disabled > 0 ? ` (${disabled} disabled)` : ''),
+      );
+
+      const shutdown = new Shutdown({ logger });
+      shutdown.installSignalHandlers();
+      const stopped = new Promise<void>((resolve) => {
+        if (shutdown.signal.aborted) resolve();
+        else shutdown.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+
+      const metrics = new PawMetrics({ version: PAW_VERSION, role: 'scheduler' });
+      try {
+        // Opened first so that it closes last: summaries of fires missed at start-up still go out.
+        const notifications = await startNotificationService({
+          settings,
+          definitions,
+          logger,
+          shutdown,
+          userAgent: `paw/${PAW_VERSION}`,
+          onResult: (result) => metrics.notifications.record(result),
+        });
+        const service = await startSchedulerService({
+          settings,
+          definitions,
+          logger,
+          shutdown,
+          onFire: schedulerOnFire(metrics, notifications.producer),
+        });
+        const { catchUp } = service;
+        status(
+          `caught up at ${catchUp.at.toISOString()}: ${catchUp.enqueued} fire${catchUp.enqueued === 1 ? '' : 's'} enqueued, ` +
+            `${catchUp.missed} recorded as missed` +
+            (catchUp.unrecordedMissed > 0
+              ? ` (${catchUp.unrecordedMissed} older missed, not recorded)`
+              : ''),
+        );
+        const next = service.scheduler
+          .nextFires()
+          .filter((entry) => entry.next !== undefined)
+          .sort((a, b) => (a.next?.getTime() ?? 0) - (b.next?.getTime() ?? 0))[0];
+        await serveOps({
+          settings,
+          logger,
+          shutdown,
+          metrics,
+          role: 'scheduler',
+          definitions,
+          status,
+        });
+        status(
+          `ready (replica ${service.replica})` +
+            (next?.next === undefined
+              ? '; nothing to schedule'
+              : `; next fire: ${next.definition.id} at ${formatInTimeZone(next.next, next.definition.schedule.timezone)}`),
+        );
+      } catch (error) {
+        await shutdown.run('start-up failed');
+        throw error;
+      }
+
+      await stopped;
+      status('stopping (send the signal again to force)');
+      await shutdown.run('signal');
+      status('stopped');
+    });
+}

@@ -1,0 +1,76 @@
+import { Command } from 'commander';
+import { InvalidDefinitionsError } from '../../definitions/definition-problem.js';
+import { checkDefinitions } from '../../definitions/load-definitions.js';
+import { CronSchedule } from '../../scheduler/cron-schedule.js';
+import { formatInTimeZone } from '../../time/time-zone.js';
+import { loadCommandSettings } from '../command-settings.js';
+import { positiveInteger } from '../option-parsers.js';
+import { renderTable } from '../output/table.js';
+
+/**
+ * `paw schedules`: every definition with its schedule and next fire times, computed from the
+ * definitions alone (no Redis needed).
+ */
+export function schedulesCommand(): Command {
+  return new Command('schedules')
+    .description('list the job definitions with their next fire times')
+    .option('--jobs <dir>', 'folder of job definitions (default: jobs.dir, PAW_JOBS_DIR or ./jobs)')
+    .option('--count <n>', 'how many next fire times to show per definition', positiveInteger, 1)
+    .option('--json', 'print the schedules as JSON')
+    .action(async (options: { jobs?: string; count: number; json?: boolean }) => {
+      const { settings } = await loadCommandSettings(options);
+      const report = await checkDefinitions(settings.jobs.dir);
+      if (report.problems.length > 0) throw new InvalidDefinitionsError(report.problems);
+      const now = new Date();
+      const schedules = report.definitions.map(({ definition, file }) => {
+        const { schedule } = definition;
+        const nextFires = CronSchedule.create(schedule.cron, schedule.timezone).nextFires(
+          now,
+          options.count,
+        );
+        return {
+          id: definition.id,
+          kind: definition.kind,
+          enabled: definition.enabled,
+          description: definition.description ?? null,
+          file,
+          cron: schedule.cron,
+          timezone: schedule.timezone,
+          catchUp: schedule.catchUp,
+          overlap: schedule.overlap,
+          duration: 'duration' in schedule ? schedule.duration : null,
+          nextFires,
+        };
+      });
+
+      if (options.json === true) {
+        const output = schedules.map((entry) => ({
+          ...entry,
+          nextFires: entry.nextFires.map((fire) => fire.toISOString()),
+        }));
+        process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+        return;
+      }
+      if (schedules.length === 0) {
+        process.stdout.write(`no job definitions in ${report.dir}\n`);
+        return;
+      }
+      const rows = schedules.flatMap((entry) => {
+        const fires = entry.nextFires.map((fire) => formatInTimeZone(fire, entry.timezone));
+        const first = [
+          entry.id,
+          entry.kind,
+          entry.enabled ? 'yes' : 'no (paw run only)',
+          `${entry.cron}${entry.duration === null ? '' : ` for ${entry.duration}`}`,
+          entry.timezone,
+          entry.overlap,
+          entry.catchUp,
+          fires[0] ?? 'never',
+        ];
+        return [first, ...fires.slice(1).map((fire) => ['', '', '', '', '', '', '', fire])];
+      });
+      process.stdout.write(
+        `${renderTable(['ID', 'KIND', 'ENABLED', 'CRON', 'TIMEZONE', 'OVERLAP', 'CATCH-UP', 'NEXT FIRE (local time)'], rows)}\n`,
+      );
+    });
+}

@@ -1,0 +1,145 @@
+import { Command } from 'commander';
+import { UsageError } from '../../errors/usage-error.js';
+import type { JobPhase } from '../../platform/jobs/job-status.js';
+import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
+import { waitForSnapshotJob } from '../../platform/jobs/wait-for-snapshot-job.js';
+import { SNAPSHOT_WORKLOAD_TYPES, isSnapshotSupported } from '../../platform/rest/workloads.js';
+import { ExitCode } from '../exit-codes.js';
+import { examples, positiveSeconds } from '../option-parsers.js';
+import { ProgressLine, progressBar } from '../output/progress-line.js';
+import { formatFields } from '../output/table.js';
+import {
+  withPlatformClient,
+  withPlatformOptions,
+  type PlatformCommandOptions,
+} from '../with-platform-client.js';
+
+interface SnapshotOptions extends PlatformCommandOptions {
+  readonly sla?: string;
+  readonly wait?: boolean;
+  readonly timeout?: number;
+  readonly pollInterval?: number;
+}
+
+const PHASE_TEXT: Record<JobPhase, string> = {
+  in_progress: 'in progress',
+  succeeded: 'succeeded',
+  failed: 'FAILED',
+  canceled: 'CANCELED',
+  unrecognised: 'unrecognised status',
+};
+
+/** `paw snapshot <workloadId> [--sla ID] [--wait]`. */
+export function snapshotCommand(): Command {
+  return withPlatformOptions(
+    new Command('snapshot')
+      .description(
+        'take an on-demand snapshot of a vSphere VM or SQL Server database, and optionally wait for it',
+      )
+      .argument('<workloadId>', 'the workload to snapshot')
+      .option('--sla <slaDomainId>', 'SLA Domain whose retention the snapshot gets')
+      .option('--wait', 'wait for the snapshot job to finish, showing its progress')
+      .option('--timeout <seconds>', 'with --wait: stop waiting after this long', positiveSeconds)
+      .option(
+        '--poll-interval <seconds>',
+        'with --wait: seconds between status reads (default: platform.snapshotPollIntervalMs)',
+        positiveSeconds,
+      )
+      .addHelpText(
+        'after',
+        "\nWithout --sla, the workload's own SLA Domain sets the retention; a workload without one\n" +
+          'gets a snapshot that is kept forever (paw warns). Exit code 1 when the job fails.\n' +
+          examples(
+            'paw snapshot <workloadId> --sla <slaDomainId> --wait',
+            'paw snapshot <workloadId> --json',
+          ),
+      ),
+  ).action((workloadId: string, options: SnapshotOptions) =>
+    withPlatformClient(options, async ({ client, output, loaded }) => {
+      const workload = await client.rest.workloads.get(workloadId);
+      if (!isSnapshotSupported(workload.type)) {
+        throw new UsageError(
+          `workload ${workload.name} (${workload.id}) is of type ${workload.type}: on-demand snapshots are ` +
+            `supported only for ${SNAPSHOT_WORKLOAD_TYPES.join(' and ')}; nothing was triggered`,
+        );
+      }
+      if (options.sla === undefined && workload.slaDomainId == null) {
+        output.warn(
+          `workload ${workload.name} has no SLA Domain and no --sla was given:\n` +
+            'this snapshot will be KEPT FOREVER (it never expires and its storage is never freed).\n' +
+            'Pass --sla <slaDomainId> to give it a retention (see `paw sla list`).',
+        );
+      }
+      const trigger = await client.rest.workloads.takeSnapshot(workload, {
+        slaDomainId: options.sla,
+      });
+      if (!options.wait) {
+        output.result(jobJson(trigger.job, undefined), () =>
+          formatFields([
+            ['snapshot job', trigger.job.id],
+            ['workload', `${workload.name} (${workload.id})`],
+            ['status', trigger.job.status],
+          ]),
+        );
+        output.note(`follow it with: paw events list --object ${workload.id}`);
+        return;
+      }
+
+      output.note(`snapshot job ${trigger.job.id} started for ${workload.name}`);
+      const progress = new ProgressLine();
+      const stop = new AbortController();
+      const onSignal = () => stop.abort(new Error('interrupted'));
+      process.once('SIGINT', onSignal);
+      try {
+        const result = await waitForSnapshotJob({
+          read: (signal) => client.rest.workloads.snapshotJob(trigger, signal),
+          initial: trigger.job,
+          intervalMs:
+            (options.pollInterval ?? 0) * 1000 || loaded.settings.platform.snapshotPollIntervalMs,
+          timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
+          signal: stop.signal,
+          onUpdate: ({ job }) => progress.update(`${progressBar(job.progress)}  ${job.status}`),
+          onReadFailure: (error, failures) =>
+            progress.update(
+              `status read failed (${failures} in a row), retrying: ${describe(error)}`,
+            ),
+        });
+        progress.done();
+        const { job, phase } = result;
+        output.result(jobJson(job, phase, result.timedOut), () =>
+          formatFields([
+            ['snapshot job', job.id],
+            ['workload', `${workload.name} (${workload.id})`],
+            [
+              'result',
+              result.timedOut
+                ? `still ${job.status} after ${options.timeout ?? 0} s (stopped waiting; the job goes on)`
+                : `${PHASE_TEXT[phase]} (${job.status})`,
+            ],
+            ['snapshot', job.snapshotId],
+            ['error', job.errorMessage],
+          ]),
+        );
+        if (phase !== 'succeeded') process.exitCode = ExitCode.failure;
+      } catch (error) {
+        progress.done();
+        if (stop.signal.aborted) {
+          output.note(`stopped waiting; snapshot job ${trigger.job.id} goes on on the platform`);
+          process.exitCode = ExitCode.failure;
+          return;
+        }
+        throw error;
+      } finally {
+        process.removeListener('SIGINT', onSignal);
+      }
+    }),
+  );
+}
+
+function jobJson(job: SnapshotJob, phase: JobPhase | undefined, timedOut = false): unknown {
+  return { ...job, ...(phase === undefined ? {} : { phase, timedOut }) };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

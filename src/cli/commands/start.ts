@@ -1,0 +1,108 @@
+import { Command } from 'commander';
+import { displayPath } from '../../definitions/definition-problem.js';
+import { loadDefinitions } from '../../definitions/load-definitions.js';
+import { Shutdown } from '../../lifecycle/shutdown.js';
+import { createLogger } from '../../log/logger.js';
+import { PawMetrics } from '../../ops/metrics/paw-metrics.js';
+import { startNotificationService } from '../../ops/notify/notification-service.js';
+import { schedulerOnFire } from '../../ops/scheduler-observer.js';
+import { workerObservers } from '../../ops/worker-observers.js';
+import { startSchedulerService } from '../../scheduler/scheduler-service.js';
+import { startWorkerService } from '../../worker/worker-service.js';
+import { loadCommandSettings } from '../command-settings.js';
+import { PAW_VERSION } from '../paw-version.js';
+import { serveOps } from '../serve-ops.js';
+import { parseKindList, untilShutdownBegins } from '../until-signal.js';
+
+/**
+ * `paw start`: the scheduler and the workers in one process, until SIGTERM or SIGINT. The same
+ * as one `paw scheduler` and one `paw worker` side by side; more of either may run elsewhere.
+ */
+export function startCommand(): Command {
+  return new Command('start')
+    .description('run the scheduler and the workers in one process')
+    .option('--jobs <dir>', 'folder of job definitions (default: jobs.dir, PAW_JOBS_DIR or ./jobs)')
+    .option(
+      '--kinds <kinds>',
+      'comma-separated job kinds the workers run (default: every kind)',
+      parseKindList,
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  $ paw start                         # jobs/*.yaml, every kind\n' +
+        '  $ paw start --jobs /etc/paw/jobs    # another folder of definitions\n' +
+        '\nSIGTERM or SIGINT: the workers stop taking jobs and drain (worker.shutdownGraceMs), the\n' +
+        'scheduler stops ticking; a second signal forces exit. Fires missed while nothing ran are\n' +
+        "caught up within their definition's catchUp window.",
+    )
+    .action(async (options: { jobs?: string; kinds?: string[] }) => {
+      const { settings } = await loadCommandSettings(options);
+      const status = (line: string): void => {
+        process.stderr.write(`paw start: ${line}\n`);
+      };
+      const logger = createLogger({ level: settings.log.level, base: { component: 'paw' } });
+      const definitions = (await loadDefinitions(settings.jobs.dir)).map(
+        (entry) => entry.definition,
+      );
+      status(
+        `${definitions.length} definition${definitions.length === 1 ? '' : 's'} from ${displayPath(settings.jobs.dir)}`,
+      );
+
+      const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
+      shutdown.installSignalHandlers();
+      const stopped = untilShutdownBegins(shutdown);
+      const metrics = new PawMetrics({ version: PAW_VERSION, role: 'start' });
+      try {
+        // Notifications open first and close last: summaries of runs that end while the
+        // workers drain still go out.
+        const notifications = await startNotificationService({
+          settings,
+          definitions,
+          logger,
+          shutdown,
+          userAgent: `paw/${PAW_VERSION}`,
+          onResult: (result) => metrics.notifications.record(result),
+        });
+        // The scheduler opens before the workers so that it closes after them: at shutdown the
+        // workers drain first.
+        const scheduler = await startSchedulerService({
+          settings,
+          definitions,
+          logger: logger.child({ component: 'scheduler' }),
+          shutdown,
+          onFire: schedulerOnFire(metrics, notifications.producer),
+        });
+        const workers = await startWorkerService({
+          settings,
+          logger: logger.child({ component: 'worker' }),
+          shutdown,
+          observers: workerObservers(metrics, notifications.producer),
+          ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+        });
+        await serveOps({
+          settings,
+          logger,
+          shutdown,
+          metrics,
+          role: 'start',
+          definitions,
+          platform: workers.platform,
+          status,
+        });
+        const { catchUp } = scheduler;
+        status(
+          `scheduler caught up (${catchUp.enqueued} enqueued, ${catchUp.missed} missed); ` +
+            `workers: ${workers.kinds.join(', ')}`,
+        );
+        status(`ready (replica ${scheduler.replica})`);
+      } catch (error) {
+        await shutdown.run('start-up failed');
+        throw error;
+      }
+      await stopped;
+      status('stopping (send the signal again to force)');
+      await shutdown.run('signal');
+      status('stopped');
+    });
+}

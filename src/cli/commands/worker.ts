@@ -1,0 +1,79 @@
+import { Command } from 'commander';
+import { Shutdown } from '../../lifecycle/shutdown.js';
+import { createLogger } from '../../log/logger.js';
+import { PawMetrics } from '../../ops/metrics/paw-metrics.js';
+import { openNotificationProducer } from '../../ops/notify/open-notification-producer.js';
+import { workerObservers } from '../../ops/worker-observers.js';
+import { startWorkerService } from '../../worker/worker-service.js';
+import { loadCommandSettings } from '../command-settings.js';
+import { PAW_VERSION } from '../paw-version.js';
+import { serveOps } from '../serve-ops.js';
+import { parseKindList, untilShutdownBegins } from '../until-signal.js';
+
+/**
+ * `paw worker`: runs workers alone (no scheduler), until SIGTERM or SIGINT. Any number may run,
+ * on any number of machines: they share the queues, the outcome store and the platform's request
+ * budget through Redis. Status lines go to stderr, prefixed `paw worker:`; JSON logs too.
+ */
+export function workerCommand(): Command {
+  return new Command('worker')
+    .description('run workers alone: take jobs from the queues and run them (no scheduler)')
+    .option(
+      '--kinds <kinds>',
+      'comma-separated job kinds to run (default: every kind): snapshot, sla-window, rotate-secret',
+      parseKindList,
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  $ paw worker                      # every kind, concurrency from queues.<kind>.concurrency\n' +
+        '  $ paw worker --kinds snapshot     # snapshots only (scale them out on more machines)\n' +
+        '\nSIGTERM or SIGINT: stop taking jobs, let active ones finish for worker.shutdownGraceMs,\n' +
+        'then abort them (they are retried); a second signal forces exit. All workers together stay\n' +
+        'under platform.requestsPerSecond, and a 429 seen by one slows them all.',
+    )
+    .action(async (options: { kinds?: string[] }) => {
+      const { settings } = await loadCommandSettings();
+      const status = (line: string): void => {
+        process.stderr.write(`paw worker: ${line}\n`);
+      };
+      const logger = createLogger({ level: settings.log.level, base: { component: 'worker' } });
+      const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
+      shutdown.installSignalHandlers();
+      const stopped = untilShutdownBegins(shutdown);
+      const metrics = new PawMetrics({ version: PAW_VERSION, role: 'worker' });
+      try {
+        // Opened before the workers so that it closes after them: runs ending while they drain
+        // are still reported.
+        const notifications = await openNotificationProducer({ settings, logger, shutdown });
+        const service = await startWorkerService({
+          settings,
+          logger,
+          shutdown,
+          observers: workerObservers(metrics, notifications),
+          ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+        });
+        await serveOps({
+          settings,
+          logger,
+          shutdown,
+          metrics,
+          role: 'worker',
+          platform: service.platform,
+          status,
+        });
+        status(
+          `ready: ${service.kinds.map((kind) => `${kind} (queue ${service.queues.get(kind) ?? kind})`).join(', ')}`,
+        );
+      } catch (error) {
+        await shutdown.run('start-up failed');
+        throw error;
+      }
+      await stopped;
+      status(
+        `stopping: no new jobs; active ones may finish for ${settings.worker.shutdownGraceMs} ms (send the signal again to force)`,
+      );
+      await shutdown.run('signal');
+      status('stopped');
+    });
+}

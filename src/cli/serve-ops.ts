@@ -1,0 +1,45 @@
+import type { Settings } from '../config/settings-schema.js';
+import type { JobDefinition } from '../definitions/job-definition.js';
+import type { Shutdown } from '../lifecycle/shutdown.js';
+import type { Logger } from '../log/logger.js';
+import type { PawMetrics } from '../ops/metrics/paw-metrics.js';
+import { startOpsServer, type OpsServer } from '../ops/ops-server.js';
+import type { PlatformClient } from '../platform/platform-client.js';
+import { PAW_VERSION } from './paw-version.js';
+
+export interface ServeOpsOptions {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly shutdown: Shutdown;
+  readonly metrics: PawMetrics;
+  readonly role: string;
+  readonly definitions?: readonly JobDefinition[];
+  readonly platform?: PlatformClient;
+  /** Where the command prints its status lines. */
+  readonly status: (line: string) => void;
+}
+
+/**
+ * Starts the ops server of a long-running command (health, metrics, dashboard on `http.port`),
+ * registers it with the shutdown, and says where it listens, or that it is off.
+ */
+export async function serveOps(options: ServeOpsOptions): Promise<OpsServer | undefined> {
+  const server = await startOpsServer({
+    settings: options.settings,
+    logger: options.logger,
+    role: options.role,
+    version: PAW_VERSION,
+    metrics: options.metrics,
+    ...(options.definitions === undefined ? {} : { definitions: options.definitions }),
+    ...(options.platform === undefined ? {} : { platform: options.platform }),
+  });
+  if (server === undefined) {
+    options.status('health, metrics and dashboard are off (http.port is 0)');
+    return undefined;
+  }
+  options.shutdown.add('ops server', () => server.close());
+  options.status(
+    `dashboard ${server.url}/ · health ${server.url}/healthz, ${server.url}/readyz · metrics ${server.url}/metrics`,
+  );
+  return server;
+}

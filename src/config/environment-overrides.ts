@@ -1,0 +1,321 @@
+import { Secret } from './secret.js';
+
+/** How an environment variable's text becomes a setting's value. */
+type Parser = 'string' | 'list' | 'integer' | 'number' | 'boolean' | 'secret';
+
+interface EnvironmentOverride {
+  readonly variable: string;
+  readonly path: readonly string[];
+  readonly parser: Parser;
+  readonly description: string;
+}
+
+/**
+ * Every `PAW_*` variable that overrides a setting. This table is the reference: docs and
+ * `--help` texts are written from it.
+ */
+export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
+  { variable: 'PAW_LOG_LEVEL', path: ['log', 'level'], parser: 'string', description: 'log level' },
+  { variable: 'PAW_REDIS_URL', path: ['redis', 'url'], parser: 'string', description: 'Redis URL' },
+  {
+    variable: 'PAW_REDIS_PREFIX',
+    path: ['redis', 'prefix'],
+    parser: 'string',
+    description: 'prefix of every Redis key',
+  },
+  {
+    variable: 'PAW_CREDENTIALS_FILE',
+    path: ['platform', 'credentialsFile'],
+    parser: 'string',
+    description: "the platform's service-account credentials file",
+  },
+  {
+    variable: 'PAW_PLATFORM_URL',
+    path: ['platform', 'url'],
+    parser: 'string',
+    description: 'platform base URL',
+  },
+  {
+    variable: 'PAW_CLIENT_ID',
+    path: ['platform', 'clientId'],
+    parser: 'string',
+    description: 'service-account client id',
+  },
+  {
+    variable: 'PAW_CLIENT_SECRET',
+    path: ['platform', 'clientSecret'],
+    parser: 'secret',
+    description: 'service-account client secret',
+  },
+  {
+    variable: 'PAW_PLATFORM_RPS',
+    path: ['platform', 'requestsPerSecond'],
+    parser: 'number',
+    description: 'platform requests per second',
+  },
+  {
+    variable: 'PAW_PLATFORM_ALLOW_INSECURE_HTTP',
+    path: ['platform', 'allowInsecureHttp'],
+    parser: 'boolean',
+    description: 'allow plain http:// to non-loopback platform addresses',
+  },
+  {
+    variable: 'PAW_PLATFORM_CONNECT_TIMEOUT_MS',
+    path: ['platform', 'timeouts', 'connectMs'],
+    parser: 'integer',
+    description: 'connect timeout (ms)',
+  },
+  {
+    variable: 'PAW_PLATFORM_HEADERS_TIMEOUT_MS',
+    path: ['platform', 'timeouts', 'headersMs'],
+    parser: 'integer',
+    description: 'time to wait for response headers (ms)',
+  },
+  {
+    variable: 'PAW_PLATFORM_BODY_TIMEOUT_MS',
+    path: ['platform', 'timeouts', 'bodyMs'],
+    parser: 'integer',
+    description: 'longest silence while reading a response body (ms)',
+  },
+  {
+    variable: 'PAW_PLATFORM_KEEP_ALIVE_MS',
+    path: ['platform', 'timeouts', 'keepAliveMs'],
+    parser: 'integer',
+    description: 'how long idle connections are kept (ms)',
+  },
+  {
+    variable: 'PAW_PLATFORM_RETRY_ATTEMPTS',
+    path: ['platform', 'retry', 'attempts'],
+    parser: 'integer',
+    description: 'attempts per request, the first included',
+  },
+  {
+    variable: 'PAW_PLATFORM_RETRY_BASE_DELAY_MS',
+    path: ['platform', 'retry', 'baseDelayMs'],
+    parser: 'integer',
+    description: 'first retry backoff (ms)',
+  },
+  {
+    variable: 'PAW_PLATFORM_RETRY_MAX_DELAY_MS',
+    path: ['platform', 'retry', 'maxDelayMs'],
+    parser: 'integer',
+    description: 'longest retry backoff (ms)',
+  },
+  {
+    variable: 'PAW_TOKEN_REFRESH_MARGIN_SECONDS',
+    path: ['platform', 'token', 'refreshMarginSeconds'],
+    parser: 'integer',
+    description: 'refresh access tokens this long before expiry',
+  },
+  {
+    variable: 'PAW_TOKEN_DEFAULT_LIFETIME_SECONDS',
+    path: ['platform', 'token', 'defaultLifetimeSeconds'],
+    parser: 'integer',
+    description: 'token lifetime assumed when expires_in is missing',
+  },
+  {
+    variable: 'PAW_CLUSTER_SESSION_REFRESH_MARGIN_SECONDS',
+    path: ['platform', 'clusterSessions', 'refreshMarginSeconds'],
+    parser: 'integer',
+    description: 'replace cluster sessions this long before expiry',
+  },
+  {
+    variable: 'PAW_PLATFORM_PAGE_SIZE',
+    path: ['platform', 'pageSize'],
+    parser: 'integer',
+    description: 'items per page when walking collections',
+  },
+  {
+    variable: 'PAW_SNAPSHOT_POLL_INTERVAL_MS',
+    path: ['platform', 'snapshotPollIntervalMs'],
+    parser: 'integer',
+    description: 'pause between snapshot job status reads (ms)',
+  },
+  {
+    variable: 'PAW_PLATFORM_REST_BASE_PATH',
+    path: ['platform', 'restBasePath'],
+    parser: 'string',
+    description: 'path of the task-based REST interface under the base URL',
+  },
+  {
+    variable: 'PAW_OAUTH_CLIENT_ID',
+    path: ['platform', 'oauth', 'clientId'],
+    parser: 'string',
+    description: 'OAuth application client id (paw login)',
+  },
+  {
+    variable: 'PAW_OAUTH_CLIENT_SECRET',
+    path: ['platform', 'oauth', 'clientSecret'],
+    parser: 'secret',
+    description: 'OAuth application client secret (paw login)',
+  },
+  {
+    variable: 'PAW_OAUTH_REDIRECT_URI',
+    path: ['platform', 'oauth', 'redirectUri'],
+    parser: 'string',
+    description: 'registered loopback redirect URI (paw login)',
+  },
+  {
+    variable: 'PAW_OAUTH_SCOPE',
+    path: ['platform', 'oauth', 'scope'],
+    parser: 'string',
+    description: 'OAuth scope (paw login)',
+  },
+  {
+    variable: 'PAW_PAT_CLIENT_ID',
+    path: ['platform', 'personalAccessToken', 'clientId'],
+    parser: 'string',
+    description: 'personal access token id (pat|<uuid>)',
+  },
+  {
+    variable: 'PAW_PAT_SECRET',
+    path: ['platform', 'personalAccessToken', 'clientSecret'],
+    parser: 'secret',
+    description: 'personal access token secret',
+  },
+  {
+    variable: 'PAW_HTTP_PORT',
+    path: ['http', 'port'],
+    parser: 'integer',
+    description: 'health/metrics/dashboard port (0 = off)',
+  },
+  {
+    variable: 'PAW_JOBS_DIR',
+    path: ['jobs', 'dir'],
+    parser: 'string',
+    description: 'job definitions folder',
+  },
+  {
+    variable: 'PAW_OUTCOME_RETENTION_DAYS',
+    path: ['outcomes', 'retentionDays'],
+    parser: 'integer',
+    description: 'days to keep outcome records',
+  },
+  {
+    variable: 'PAW_ROTATION_MIN_RECOVERY_TOKEN_SECONDS',
+    path: ['rotation', 'minRecoveryTokenSeconds'],
+    parser: 'integer',
+    description: "shortest recovery-token lifetime a rotation of paw's own secret accepts (s)",
+  },
+  // --- scheduler and queues (issue 4) ---
+  {
+    variable: 'PAW_OUTCOME_TRIM_INTERVAL_MINUTES',
+    path: ['outcomes', 'trimIntervalMinutes'],
+    parser: 'integer',
+    description: 'minutes between trims of outcome records past their retention',
+  },
+  {
+    variable: 'PAW_SCHEDULER_LEASE_MS',
+    path: ['scheduler', 'leaseMs'],
+    parser: 'integer',
+    description: "how long a scheduler replica's claim on due fires lasts (ms)",
+  },
+  {
+    variable: 'PAW_SCHEDULER_MISFIRE_GRACE_MS',
+    path: ['scheduler', 'misfireGraceMs'],
+    parser: 'integer',
+    description: 'how late a fire may be handled and still count as on time (ms)',
+  },
+  {
+    variable: 'PAW_QUEUE_ATTEMPTS',
+    path: ['queues', 'attempts'],
+    parser: 'integer',
+    description: 'attempts per job, the first included',
+  },
+  // --- ops server and notifications (issue 5) ---
+  {
+    variable: 'PAW_HTTP_HOST',
+    path: ['http', 'host'],
+    parser: 'string',
+    description: 'address the health/metrics/dashboard server listens on',
+  },
+  {
+    variable: 'PAW_HTTP_QUEUES_READ_ONLY',
+    path: ['http', 'queuesReadOnly'],
+    parser: 'boolean',
+    description: 'whether /queues (bull-board) is read-only',
+  },
+  {
+    variable: 'PAW_NOTIFY_ATTEMPTS',
+    path: ['notifications', 'attempts'],
+    parser: 'integer',
+    description: 'attempts per webhook delivery, the first included',
+  },
+  {
+    variable: 'PAW_NOTIFY_TIMEOUT_MS',
+    path: ['notifications', 'timeoutMs'],
+    parser: 'integer',
+    description: 'time for a webhook to answer (ms)',
+  },
+  {
+    variable: 'PAW_NOTIFY_ALLOW_INSECURE_HTTP',
+    path: ['notifications', 'allowInsecureHttp'],
+    parser: 'boolean',
+    description: 'allow plain http:// webhooks beyond loopback addresses',
+  },
+  // --- worker processes ---
+  {
+    variable: 'PAW_WORKER_SHUTDOWN_GRACE_MS',
+    path: ['worker', 'shutdownGraceMs'],
+    parser: 'integer',
+    description: 'how long active jobs may finish at shutdown before they are aborted (ms)',
+  },
+  {
+    variable: 'PAW_WORKER_LOCK_DURATION_MS',
+    path: ['worker', 'lockDurationMs'],
+    parser: 'integer',
+    description: "how long a worker's hold on a job lasts without renewal (ms)",
+  },
+  {
+    variable: 'PAW_WORKER_STALLED_INTERVAL_MS',
+    path: ['worker', 'stalledIntervalMs'],
+    parser: 'integer',
+    description: 'how often workers look for jobs of dead workers (ms)',
+  },
+  {
+    variable: 'PAW_SNAPSHOT_POLL_MIN_MS',
+    path: ['worker', 'snapshotPoll', 'minMs'],
+    parser: 'integer',
+    description: "shortest pause between reads of a snapshot job's status in a worker (ms)",
+  },
+  {
+    variable: 'PAW_SNAPSHOT_POLL_MAX_MS',
+    path: ['worker', 'snapshotPoll', 'maxMs'],
+    parser: 'integer',
+    description: "longest pause between reads of a snapshot job's status in a worker (ms)",
+  },
+  // --- crash points (tests and the chaos suite) ---
+  {
+    variable: 'PAW_CRASH_AT',
+    path: ['debug', 'crashAt'],
+    parser: 'list',
+    description: 'comma-separated crash points where the process SIGKILLs itself (testing only)',
+  },
+];
+
+/**
+ * Converts a variable's text. Malformed text is returned unchanged so that the schema reports
+ * it with the variable's name, instead of failing here with a vaguer message.
+ */
+export function parseEnvironmentValue(text: string, parser: Parser): unknown {
+  switch (parser) {
+    case 'string':
+      return text;
+    case 'list':
+      return text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+    case 'secret':
+      return new Secret(text);
+    case 'integer':
+      return /^-?\d+$/.test(text.trim()) ? Number(text) : text;
+    case 'number':
+      return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+    case 'boolean':
+      // Never `z.coerce.boolean()`: it turns the string "false" into true.
+      if (/^(true|1|yes)$/i.test(text)) return true;
+      if (/^(false|0|no)$/i.test(text)) return false;
+      return text;
+  }
+}

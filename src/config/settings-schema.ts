@@ -1,0 +1,387 @@
+import { z } from 'zod';
+import {
+  DEFAULT_ROUTES,
+  HTTP_METHODS,
+  REST_OPERATION_IDS,
+  pathParameters,
+  type RestOperationId,
+} from '../platform/rest/default-routes.js';
+import { Secret } from './secret.js';
+
+/**
+ * Everything paw can be told about how to connect and run, with its default. The YAML file
+ * (`config/paw.yaml`) and the `PAW_*` environment variables (see environment-overrides.ts) both
+ * feed this one schema; unknown keys are errors so that a misspelt setting is never ignored.
+ */
+const logSettings = z.strictObject({
+  level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+const redisSettings = z.strictObject({
+  url: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .default('redis://127.0.0.1:6379'),
+  /**
+   * Prefix of every key paw writes. Wrap it in braces (`{paw}`) on Redis Cluster so that all of
+   * a queue's keys hash to one slot.
+   */
+  prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9{}_-]+$/, 'use letters, digits, -, _ and braces only (no ":")')
+    .default('paw'),
+});
+
+const milliseconds = (max: number) => z.number().int().positive().max(max);
+
+const timeoutSettings = z.strictObject({
+  /** Time to open a TCP (and TLS) connection. */
+  connectMs: milliseconds(300_000).default(10_000),
+  /** Time from sending a request to receiving the response headers; a hang ends here. */
+  headersMs: milliseconds(600_000).default(30_000),
+  /** Longest silence while a response body streams in. */
+  bodyMs: milliseconds(600_000).default(30_000),
+  /** How long an idle keep-alive connection is kept for reuse. */
+  keepAliveMs: milliseconds(600_000).default(10_000),
+});
+
+const retrySettings = z
+  .strictObject({
+    /**
+     * Attempts per request, the first included. Only short waits happen in process; a longer
+     * wait is the queue's job (a delayed retry), so this stays small.
+     */
+    attempts: z.number().int().min(1).max(5).default(3),
+    /** First backoff; each further one doubles, with jitter, up to maxDelayMs. */
+    baseDelayMs: milliseconds(60_000).default(250),
+    maxDelayMs: milliseconds(60_000).default(4_000),
+  })
+  .refine((retry) => retry.maxDelayMs >= retry.baseDelayMs, {
+    message: 'maxDelayMs must be at least baseDelayMs',
+    path: ['maxDelayMs'],
+  });
+
+const tokenSettings = z.strictObject({
+  /**
+   * Refresh a token this long before it expires (never more than a tenth of its lifetime, so a
+   * short-lived token is not refreshed on every call).
+   */
+  refreshMarginSeconds: z.number().int().min(0).max(3600).default(120),
+  /** Lifetime assumed when the token endpoint leaves out `expires_in`. */
+  defaultLifetimeSeconds: z.number().int().positive().max(86_400).default(3600),
+});
+
+const clusterSessionSettings = z.strictObject({
+  /** Replace a cached cluster session this long before its `expirationTime` (same cap as tokens). */
+  refreshMarginSeconds: z.number().int().min(0).max(3600).default(60),
+});
+
+const routeOverride = z.strictObject({
+  method: z.enum(HTTP_METHODS).optional(),
+  path: z
+    .string()
+    .regex(/^\/[^?#\s]*$/, 'must start with "/" and hold no query or spaces')
+    .optional(),
+});
+
+/**
+ * Per-operation overrides of the REST route table (the interface is beta: its paths may move).
+ * An override must keep the default route's path parameters, since paw fills exactly those.
+ */
+const routeOverrides = z
+  .partialRecord(z.enum(REST_OPERATION_IDS), routeOverride, {
+    error: (issue) => {
+      // zod's types leave out that a partial record reports unknown keys this way.
+      const { code, keys } = issue as { code: string; keys?: string[] };
+      return code === 'unrecognized_keys' && keys !== undefined
+        ? `unknown operationId ${keys.map((key) => `"${key}"`).join(', ')}; ` +
+            `known: ${REST_OPERATION_IDS.join(', ')}`
+        : undefined;
+    },
+  })
+  .superRefine((routes, context) => {
+    for (const [operationId, override] of Object.entries(routes)) {
+      if (override?.path === undefined) continue;
+      const expected = pathParameters(DEFAULT_ROUTES[operationId as RestOperationId].path);
+      const given = pathParameters(override.path);
+      if ([...expected].sort().join(',') !== [...given].sort().join(',')) {
+        context.addIssue({
+          code: 'custom',
+          path: [operationId, 'path'],
+          message:
+            `must use exactly the path parameters ${expected.map((name) => `{${name}}`).join(', ') || '(none)'}` +
+            ` (it has ${given.map((name) => `{${name}}`).join(', ') || 'none'})`,
+        });
+      }
+    }
+  });
+
+const oauthSettings = z.strictObject({
+  /** The OAuth application registered in the platform, for `paw login`. */
+  clientId: z.string().min(1).optional(),
+  /** Only from the environment (PAW_OAUTH_CLIENT_SECRET). */
+  clientSecret: z.instanceof(Secret).optional(),
+  /** The loopback redirect URI registered with the application; `paw login` listens on it. */
+  redirectUri: z.url({ protocol: /^http$/ }).optional(),
+  /** The single scope the platform offers for this flow. */
+  scope: z.string().min(1).optional(),
+});
+
+const personalAccessTokenSettings = z.strictObject({
+  /** `pat|<uuid>`: a personal access token, for cluster sessions that need its owner's rights. */
+  clientId: z
+    .string()
+    .regex(/^pat\|/, 'a personal access token id looks like pat|<uuid>')
+    .optional(),
+  /** Only from the environment (PAW_PAT_SECRET). */
+  clientSecret: z.instanceof(Secret).optional(),
+});
+
+const platformSettings = z.strictObject({
+  /** The platform's own credentials file (`client_id`, `client_secret`, `name`, `access_token_uri`). */
+  credentialsFile: z.string().min(1).optional(),
+  /** `{base_url}`, when the credentials are given one by one instead of as a file. */
+  url: z.url({ protocol: /^https?$/ }).optional(),
+  clientId: z.string().min(1).optional(),
+  /** Only from the environment (PAW_CLIENT_SECRET): a secret has no place in a config file. */
+  clientSecret: z.instanceof(Secret).optional(),
+  /** Platform requests per second, across all of this process's calls (the platform allows 50). */
+  requestsPerSecond: z.number().positive().max(1000).default(40),
+  /**
+   * Plain http:// is refused for anything but a loopback address (the simulator); this allows it
+   * everywhere. TLS certificate checks are never turned off.
+   */
+  allowInsecureHttp: z.boolean().default(false),
+  timeouts: timeoutSettings.prefault({}),
+  retry: retrySettings.prefault({}),
+  token: tokenSettings.prefault({}),
+  clusterSessions: clusterSessionSettings.prefault({}),
+  /** Items per page when paw walks a collection (the platform allows 1..1000). */
+  pageSize: z.number().int().min(1).max(1000).default(100),
+  /** Pause between two reads of a snapshot job's status while waiting for it. */
+  snapshotPollIntervalMs: milliseconds(600_000).default(5_000),
+  /** Where the task-based REST interface lives under `{base_url}`. */
+  restBasePath: z
+    .string()
+    .regex(/^\/[^?#\s]*[^/]$/, 'must start with "/" and not end with one')
+    .default('/api/rest'),
+  routes: routeOverrides.default({}),
+  oauth: oauthSettings.prefault({}),
+  personalAccessToken: personalAccessTokenSettings.prefault({}),
+});
+
+const httpSettings = z.strictObject({
+  /** Port for health, metrics and the dashboard; 0 turns the server off. */
+  port: z.number().int().min(0).max(65535).default(8090),
+  /**
+   * Address the ops server listens on. Loopback by default: the dashboard and `/queues` have no
+   * login, so exposing them is a decision (containers set `0.0.0.0` and keep the port private).
+   */
+  host: z
+    .string()
+    .regex(/^[0-9A-Za-z.:-]+$/, 'must be an IP address or a host name, e.g. 0.0.0.0')
+    .default('127.0.0.1'),
+  /**
+   * Whether `/queues` (bull-board) is read-only. When false, anyone who reaches the port can
+   * retry, promote, clean and remove jobs.
+   */
+  queuesReadOnly: z.boolean().default(true),
+});
+
+const jobsSettings = z.strictObject({
+  /** Folder of job definitions (`*.yaml`). */
+  dir: z.string().min(1).default('jobs'),
+});
+
+const outcomesSettings = z.strictObject({
+  retentionDays: z.number().int().positive().max(3650).default(90),
+  /** How often a scheduler trims outcome records older than `retentionDays`. */
+  trimIntervalMinutes: z.number().int().positive().max(10_080).default(60),
+});
+
+// --- secret rotation (docs/secret-rotation.md) ---
+
+const rotationSettings = z.strictObject({
+  /**
+   * Before rotating paw's own secret, paw takes a recovery token that outlives the old secret: a
+   * crash after the rotation but before the new secret is stored is repaired with it. A rotation
+   * does not start unless that token lasts at least this long (the time a crashed rotation has
+   * to be taken over by a worker).
+   */
+  minRecoveryTokenSeconds: z.number().int().min(5).max(86_400).default(1800),
+});
+
+// --- scheduler and queues (issue 4) ---
+
+const schedulerSettings = z.strictObject({
+  /**
+   * How long a replica's claim on a definition's due fires lasts. Another replica takes over
+   * the fires of one that died after this long, so it bounds how late a fire can be after a
+   * crash.
+   */
+  leaseMs: z.number().int().min(1000).max(600_000).default(30_000),
+  /**
+   * A fire handled at most this late is on time (trigger `cron`). Later than this it needs the
+   * definition's `catchUp` window, or it is recorded as missed.
+   */
+  misfireGraceMs: z.number().int().min(0).max(3_600_000).default(60_000),
+  /** At start-up, at most this many missed fires per definition are recorded one by one. */
+  maxMissedRecorded: z.number().int().min(0).max(10_000).default(100),
+});
+
+/**
+ * A queue name: BullMQ uses `:` to separate key parts, so it may not contain one; `outcomes`,
+ * `scheduler` and `notify` (the notification queue) name paw's own keys under the same prefix.
+ */
+const queueName = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+$/, 'use letters, digits, - and _ only (no ":")')
+  .refine((name) => !['outcomes', 'scheduler', 'notify', 'notifications'].includes(name), {
+    error: "is reserved for paw's own keys; choose another name",
+  });
+
+function queueSettings(name: string, concurrency: number) {
+  const schema = z.strictObject({
+    name: queueName.default(name),
+    /** Jobs one worker process runs at once. */
+    concurrency: z.number().int().positive().max(1000).default(concurrency),
+    /** Jobs all workers together run at once; unlimited when absent. */
+    globalConcurrency: z.number().int().positive().max(10_000).optional(),
+  });
+  return schema.default(schema.parse({}));
+}
+
+const keepJobsSettings = (ageSeconds: number, count: number) => {
+  const schema = z.strictObject({
+    /** Finished jobs are deleted once older than this... */
+    ageSeconds: z.number().int().positive().default(ageSeconds),
+    /** ...or once more than this many are kept. The outcome store is the durable record. */
+    count: z.number().int().min(0).default(count),
+  });
+  return schema.default(schema.parse({}));
+};
+
+const backoffSettings = z.strictObject({
+  /** Delay before the first retry; each later one doubles it (with jitter), up to `maxMs`. */
+  baseMs: z.number().int().min(0).default(2_000),
+  maxMs: z.number().int().min(0).default(300_000),
+});
+
+const queuesSettings = z
+  .strictObject({
+    snapshot: queueSettings('snapshot', 20),
+    slaWindow: queueSettings('sla-window', 5),
+    /**
+     * Rotations always run one at a time across all workers (two at once could lock an account
+     * out), so only the name is a setting.
+     */
+    rotateSecret: z
+      .strictObject({ name: queueName.default('rotate-secret') })
+      .default({ name: 'rotate-secret' }),
+    /** Attempts per job, the first included; transient failures are retried up to this. */
+    attempts: z.number().int().positive().max(100).default(5),
+    backoff: backoffSettings.default(backoffSettings.parse({})),
+    keepCompleted: keepJobsSettings(86_400, 1_000),
+    keepFailed: keepJobsSettings(7 * 86_400, 10_000),
+  })
+  .refine(
+    (queues) =>
+      new Set([queues.snapshot.name, queues.slaWindow.name, queues.rotateSecret.name]).size === 3,
+    {
+      error:
+        'each kind needs its own queue: give snapshot, slaWindow and rotateSecret different names',
+    },
+  );
+
+// --- notifications (docs/operations.md) ---
+
+const notificationsSettings = z
+  .strictObject({
+    /** Attempts per webhook delivery, the first included; retried with exponential backoff. */
+    attempts: z.number().int().min(1).max(50).default(8),
+    /** First backoff between deliveries; doubled per attempt (with jitter) up to `backoffMaxMs`. */
+    backoffBaseMs: z.number().int().min(10).max(3_600_000).default(5_000),
+    backoffMaxMs: z.number().int().min(10).max(86_400_000).default(600_000),
+    /** Time for a webhook to answer. */
+    timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    /** Failed items listed in a summary (the rest are counted). */
+    maxItemsListed: z.number().int().min(0).max(500).default(20),
+    /** Allow plain http:// webhooks beyond loopback addresses (a token in the URL travels in clear). */
+    allowInsecureHttp: z.boolean().default(false),
+  })
+  .refine((notify) => notify.backoffMaxMs >= notify.backoffBaseMs, {
+    message: 'backoffMaxMs must be at least backoffBaseMs',
+    path: ['backoffMaxMs'],
+  });
+
+// --- worker processes (docs/worker.md) ---
+
+const snapshotPollSettings = z
+  .strictObject({
+    /** Shortest pause between two reads of a snapshot job's status (a job's first polls). */
+    minMs: z.number().int().min(10).max(600_000).default(5_000),
+    /** Longest pause: a long job is polled at most this rarely. */
+    maxMs: z.number().int().min(10).max(3_600_000).default(300_000),
+  })
+  .refine((poll) => poll.maxMs >= poll.minMs, {
+    message: 'maxMs must be at least minMs',
+    path: ['maxMs'],
+  });
+
+const workerSettings = z.strictObject({
+  /**
+   * At shutdown, active jobs may finish for this long; then their AbortSignal fires and they are
+   * left to be retried (a snapshot being polled simply stays delayed).
+   */
+  shutdownGraceMs: z.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * How long a worker holds a job before another may take it (renewed while it runs). A killed
+   * worker's jobs are picked up again after at most this plus `stalledIntervalMs`.
+   */
+  lockDurationMs: z.number().int().min(1_000).max(600_000).default(30_000),
+  /** How often each worker looks for jobs whose worker died (stalled jobs). */
+  stalledIntervalMs: z.number().int().min(500).max(600_000).default(30_000),
+  /**
+   * How many times a job may be taken back from a dead worker before it fails. paw's processors
+   * are safe to repeat, so this only stops a job that kills every worker that runs it.
+   */
+  maxStalledCount: z.number().int().min(0).max(100).default(5),
+  snapshotPoll: snapshotPollSettings.default(snapshotPollSettings.parse({})),
+});
+
+// --- crash points (tests and the chaos suite) ---
+
+/** `name` or `name@n` (the n-th time the point is reached, 1-based). */
+const crashPointPattern = /^[a-z0-9-]+(\.[a-z0-9-]+)*(@[1-9][0-9]*)?$/;
+
+const debugSettings = z.strictObject({
+  /**
+   * Crash points at which this process kills itself with SIGKILL, to prove that a crash there
+   * loses nothing (see src/lifecycle/crash-points.ts). Never set in production.
+   */
+  crashAt: z
+    .array(
+      z
+        .string()
+        .regex(crashPointPattern, 'a crash point looks like rotate.after-platform-call or x.y@3'),
+    )
+    .default([]),
+});
+
+export const settingsSchema = z.strictObject({
+  log: logSettings.default(logSettings.parse({})),
+  redis: redisSettings.default(redisSettings.parse({})),
+  platform: platformSettings.prefault({}),
+  http: httpSettings.default(httpSettings.parse({})),
+  jobs: jobsSettings.default(jobsSettings.parse({})),
+  outcomes: outcomesSettings.default(outcomesSettings.parse({})),
+  rotation: rotationSettings.default(rotationSettings.parse({})),
+  scheduler: schedulerSettings.default(schedulerSettings.parse({})),
+  queues: queuesSettings.default(queuesSettings.parse({})),
+  notifications: notificationsSettings.default(notificationsSettings.parse({})),
+  worker: workerSettings.default(workerSettings.parse({})),
+  debug: debugSettings.default(debugSettings.parse({})),
+});
+
+/** paw's settings after validation; frozen, so nothing can change them after start-up. */
+export type Settings = z.output<typeof settingsSchema>;

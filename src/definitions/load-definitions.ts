@@ -1,0 +1,261 @@
+import { readdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { isUsageError, UsageError } from '../errors/usage-error.js';
+import { closestMatch } from '../text/closest-match.js';
+import { formatPath, readYamlFile, type YamlDocument } from '../yaml/yaml-file.js';
+import { describeDefinitionIssue } from './describe-definition-issue.js';
+import {
+  InvalidDefinitionsError,
+  displayPath,
+  type DefinitionProblem,
+} from './definition-problem.js';
+import { DEFINITION_SCHEMAS, JOB_KINDS, isJobKind, type JobDefinition } from './job-definition.js';
+import { isSnapshotCapable } from './workload-types.js';
+
+/** A valid definition and where it was written. */
+export interface LoadedDefinition {
+  readonly definition: JobDefinition;
+  readonly file: string;
+  /** Line of the definition's `id` (or of its first key). */
+  readonly line: number | undefined;
+}
+
+/** Everything `paw validate` reports about a folder of definitions. */
+export interface DefinitionsReport {
+  readonly dir: string;
+  readonly files: readonly string[];
+  /** The definitions that are valid on their own (also when others are not). */
+  readonly definitions: readonly LoadedDefinition[];
+  readonly problems: readonly DefinitionProblem[];
+  /** Legal but probably unintended (e.g. selecting workload types that cannot be snapshotted). */
+  readonly warnings: readonly DefinitionProblem[];
+}
+
+const FOLDER_FIX =
+  'create it, or point PAW_JOBS_DIR (or jobs.dir in config/paw.yaml, or --jobs) at the folder of job definitions';
+
+/**
+ * Reads and checks every `*.yaml` / `*.yml` file directly in `dir` (each may hold several
+ * `---`-separated definitions). Never throws for a problem in the definitions: every problem is
+ * returned, located by file, line and path, with its fix.
+ */
+export async function checkDefinitions(dir: string): Promise<DefinitionsReport> {
+  const folder = resolve(dir);
+  const problems: DefinitionProblem[] = [];
+  const warnings: DefinitionProblem[] = [];
+  const definitions: LoadedDefinition[] = [];
+
+  const files = await listDefinitionFiles(folder, problems);
+  const seen = new Map<string, { file: string; line: number | undefined }>();
+  for (const file of files) {
+    let documents: YamlDocument[];
+    try {
+      documents = await readYamlFile(file);
+    } catch (error) {
+      if (!isUsageError(error)) throw error;
+      problems.push(yamlSyntaxProblem(file, error.message));
+      continue;
+    }
+    for (const document of documents) {
+      const checked = checkDocument(document);
+      problems.push(...checked.problems.sort(byPosition));
+      warnings.push(...checked.warnings);
+      if (checked.definition === undefined) continue;
+      const line = document.position(['id'])?.line;
+      const earlier = seen.get(checked.definition.id);
+      if (earlier !== undefined) {
+        const position = document.position(['id']);
+        problems.push({
+          file,
+          line: position?.line,
+          column: position?.column,
+          path: 'id',
+          message: `${JSON.stringify(checked.definition.id)} is already the id of the definition at ${displayPath(earlier.file)}${earlier.line === undefined ? '' : `:${earlier.line}`}`,
+          fix: 'give each definition a unique id',
+        });
+        continue;
+      }
+      seen.set(checked.definition.id, { file, line });
+      definitions.push({ definition: checked.definition, file, line });
+    }
+  }
+  if (files.length > 0 && definitions.length === 0 && problems.length === 0) {
+    warnings.push({
+      file: folder,
+      path: '(folder)',
+      message: 'holds no job definitions',
+      fix: 'add a definition, or point at the right folder',
+    });
+  }
+  return { dir: folder, files, definitions, problems, warnings };
+}
+
+/**
+ * Loads the definitions in `dir` for a command that runs them. Throws
+ * {@link InvalidDefinitionsError} (a usage error, exit code 2) listing every problem when any
+ * definition is invalid: paw never runs a partly valid set.
+ */
+export async function loadDefinitions(dir: string): Promise<readonly LoadedDefinition[]> {
+  const report = await checkDefinitions(dir);
+  if (report.problems.length > 0) throw new InvalidDefinitionsError(report.problems);
+  return Object.freeze(report.definitions.map((loaded) => deepFreeze(loaded)));
+}
+
+/** The definition with `id`; a usage error naming the known ids (and a close one) otherwise. */
+export function findDefinition(
+  definitions: readonly LoadedDefinition[],
+  id: string,
+  dir: string,
+): LoadedDefinition {
+  const found = definitions.find((loaded) => loaded.definition.id === id);
+  if (found !== undefined) return found;
+  const ids = definitions.map((loaded) => loaded.definition.id);
+  const suggestion = closestMatch(id, ids);
+  throw new UsageError(
+    `no job definition has id ${JSON.stringify(id)} in ${dir}; ` +
+      (suggestion === undefined
+        ? ids.length === 0
+          ? 'the folder holds none'
+          : `known ids: ${ids.join(', ')}`
+        : `did you mean ${JSON.stringify(suggestion)}?`),
+  );
+}
+
+async function listDefinitionFiles(
+  folder: string,
+  problems: DefinitionProblem[],
+): Promise<string[]> {
+  try {
+    const info = await stat(folder);
+    if (!info.isDirectory()) {
+      problems.push({
+        file: folder,
+        path: '(folder)',
+        message: 'is not a folder',
+        fix: FOLDER_FIX,
+      });
+      return [];
+    }
+  } catch {
+    problems.push({ file: folder, path: '(folder)', message: 'does not exist', fix: FOLDER_FIX });
+    return [];
+  }
+  const entries = await readdir(folder, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+    .filter((entry) => /\.ya?ml$/i.test(entry.name))
+    .map((entry) => join(folder, entry.name))
+    .sort();
+}
+
+interface CheckedDocument {
+  readonly definition?: JobDefinition;
+  readonly problems: DefinitionProblem[];
+  readonly warnings: DefinitionProblem[];
+}
+
+function checkDocument(document: YamlDocument): CheckedDocument {
+  const at = (path: readonly PropertyKey[], message: string, fix: string): DefinitionProblem => {
+    const position = document.position(path);
+    return {
+      file: document.file,
+      line: position?.line,
+      column: position?.column,
+      path: path.length === 0 ? '(definition)' : formatPath(path),
+      message,
+      fix,
+    };
+  };
+
+  const value = document.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return {
+      problems: [
+        at(
+          [],
+          'is not a mapping',
+          'write each definition as keys and values (id, kind, schedule, ...), documents separated by ---',
+        ),
+      ],
+      warnings: [],
+    };
+  }
+  const kind = (value as Record<string, unknown>)['kind'];
+  if (!isJobKind(kind)) {
+    const suggestion = typeof kind === 'string' ? closestMatch(kind, JOB_KINDS) : undefined;
+    return {
+      problems: [
+        at(
+          ['kind'],
+          kind === undefined ? 'is required' : `${JSON.stringify(kind)} is not a kind of job`,
+          suggestion === undefined
+            ? `use one of ${JOB_KINDS.map((name) => JSON.stringify(name)).join(', ')}`
+            : `did you mean ${JSON.stringify(suggestion)}?`,
+        ),
+      ],
+      warnings: [],
+    };
+  }
+
+  const schema = DEFINITION_SCHEMAS[kind];
+  const result = schema.safeParse(value, { reportInput: true });
+  if (!result.success) {
+    const problems = result.error.issues.flatMap((issue) =>
+      describeDefinitionIssue(issue, schema).map((described) =>
+        at(described.path, described.message, described.fix),
+      ),
+    );
+    return { problems, warnings: [] };
+  }
+
+  const definition: JobDefinition = result.data;
+  const warnings: DefinitionProblem[] = [];
+  if (definition.kind === 'snapshot') {
+    const unsupported = (definition.targets.types ?? []).filter((type) => !isSnapshotCapable(type));
+    if (unsupported.length > 0) {
+      warnings.push(
+        at(
+          ['targets', 'types'],
+          `${unsupported.join(', ')} cannot be snapshotted on demand; such workloads will be recorded as skipped`,
+          'select VSPHERE_VM and MSSQL_DATABASE only, unless the skipped records are what you want',
+        ),
+      );
+    }
+  }
+  if (definition.kind === 'rotate-secret') {
+    definition.sink.file = resolve(dirname(document.file), definition.sink.file);
+  }
+  const webhook = definition.notify?.webhook;
+  if (webhook?.urlFile !== undefined) {
+    webhook.urlFile = resolve(dirname(document.file), webhook.urlFile);
+  }
+  return { definition, problems: [], warnings };
+}
+
+function byPosition(a: DefinitionProblem, b: DefinitionProblem): number {
+  return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+}
+
+function yamlSyntaxProblem(file: string, message: string): DefinitionProblem {
+  // readYamlFile's message is `file:line:column: invalid YAML: what`.
+  const match = /^(.*):(\d+):(\d+): (.*)$/s.exec(message);
+  if (match === null) {
+    return { file, path: '(file)', message, fix: 'correct the file' };
+  }
+  return {
+    file,
+    line: Number(match[2]),
+    column: Number(match[3]),
+    path: '(file)',
+    message: match[4] ?? message,
+    fix: 'correct the YAML syntax there (indentation, quotes, brackets)',
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

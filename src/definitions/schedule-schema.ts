@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { evenWithOtherProblems, problem } from './refinement-options.js';
+import { DURATION_EXAMPLES, parseDuration, formatDuration } from '../time/duration.js';
+import { isKnownTimeZone, suggestTimeZone } from '../time/time-zone.js';
+import { CronSyntaxError, parseCron } from '../scheduler/cron-expression.js';
+import { CronSchedule } from '../scheduler/cron-schedule.js';
+
+/** A duration written as text (`2h`, `90s`, `1h30m`); kept as text so a parsed value re-validates. */
+export const durationSchema = z
+  .string({ error: `expected a duration such as ${DURATION_EXAMPLES}` })
+  .refine(
+    (text) => parseDuration(text) !== undefined,
+    problem(
+      'is not a duration',
+      `write a number and a unit (ms, s, m, h, d, w), e.g. ${DURATION_EXAMPLES}`,
+    ),
+  );
+
+/** The greatest catch-up window: a scheduler down for longer than this records its fires as missed. */
+export const MAX_CATCH_UP_MS = 31 * 86_400_000;
+
+export const OVERLAP_POLICIES = ['skip', 'allow'] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+
+const CRON_FIX =
+  'write five fields (minute hour day-of-month month day-of-week), or six with seconds first, e.g. "0 1 * * *" or "*/10 * * * * *"';
+
+/** The keys every kind's `schedule` has; `sla-window` adds `duration`. */
+export const scheduleShape = {
+  /** node-cron syntax, optionally with a leading seconds field. */
+  cron: z.string({ error: 'expected a cron expression in quotes' }).min(1),
+  /** IANA time zone the cron expression is read in; UTC by default. */
+  timezone: z.string({ error: 'expected an IANA time zone name' }).min(1).default('UTC'),
+  /** How late a missed fire may still be enqueued when a scheduler starts; 0 by default. */
+  catchUp: durationSchema.default('0s'),
+  /** What a fire does while the previous run of the same definition is still active. */
+  overlap: z.enum(OVERLAP_POLICIES).default('skip'),
+};
+
+export interface ScheduleFields {
+  readonly cron: string;
+  readonly timezone: string;
+  readonly catchUp: string;
+  readonly overlap: OverlapPolicy;
+  readonly duration?: string | undefined;
+}
+
+/**
+ * The checks zod cannot express field by field: the cron expression parses, the zone exists,
+ * the expression fires at all, the catch-up window is bounded. Returns the compiled schedule
+ * for further checks, or `undefined` when it could not be built.
+ */
+export function checkSchedule(
+  schedule: ScheduleFields,
+  context: z.core.$RefinementCtx,
+  now: Date = new Date(),
+): CronSchedule | undefined {
+  const path: PropertyKey[] = [];
+  // Checks run even when other schedule keys are invalid (see `evenWithOtherProblems`), so each value is
+  // read defensively.
+  if (typeof schedule.cron !== 'string' || typeof schedule.timezone !== 'string') return undefined;
+  const catchUpMs =
+    typeof schedule.catchUp === 'string' ? parseDuration(schedule.catchUp) : undefined;
+  if (catchUpMs !== undefined && catchUpMs > MAX_CATCH_UP_MS) {
+    context.addIssue({
+      code: 'custom',
+      path: [...path, 'catchUp'],
+      message: `${schedule.catchUp} is longer than the longest catch-up window (${formatDuration(MAX_CATCH_UP_MS)})`,
+      params: { fix: `use ${formatDuration(MAX_CATCH_UP_MS)} or less` },
+    });
+  }
+
+  let cronValid = true;
+  try {
+    parseCron(schedule.cron);
+  } catch (error) {
+    if (!(error instanceof CronSyntaxError)) throw error;
+    cronValid = false;
+    const neverOccurs = error.message.includes('never occurs');
+    context.addIssue({
+      code: 'custom',
+      path: [...path, 'cron'],
+      message: `${JSON.stringify(schedule.cron)}: ${error.message}${neverOccurs ? ', so it never fires' : ''}`,
+      params: {
+        fix: neverOccurs
+          ? 'pick a day that exists in those months (e.g. "L" for the last day)'
+          : CRON_FIX,
+      },
+    });
+  }
+  if (!isKnownTimeZone(schedule.timezone)) {
+    const suggestion = suggestTimeZone(schedule.timezone);
+    context.addIssue({
+      code: 'custom',
+      path: [...path, 'timezone'],
+      message: `${JSON.stringify(schedule.timezone)} is not a known IANA time zone`,
+      params: {
+        fix:
+          suggestion === undefined
+            ? 'use an IANA name such as "Europe/Berlin", "America/New_York" or "UTC"'
+            : `did you mean ${JSON.stringify(suggestion)}?`,
+      },
+    });
+    return undefined;
+  }
+  if (!cronValid) return undefined;
+
+  const compiled = CronSchedule.create(schedule.cron, schedule.timezone);
+  if (compiled.nextFire(now) === undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: [...path, 'cron'],
+      message: `${JSON.stringify(schedule.cron)} never fires: no date in the next 100 years matches its day, month and weekday fields together`,
+      params: {
+        fix: 'day-of-month and day-of-week must both match (they are ANDed); relax one of them',
+      },
+    });
+    return undefined;
+  }
+  return compiled;
+}
+
+/** The `schedule` of `snapshot` and `rotate-secret` definitions. */
+export const scheduleSchema = z.strictObject(scheduleShape).superRefine((schedule, context) => {
+  checkSchedule(schedule, context);
+}, evenWithOtherProblems);

@@ -1,0 +1,209 @@
+import type { Queue } from 'bullmq';
+import type { JobDefinition } from '../../definitions/job-definition.js';
+import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
+import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
+import type { ItemStatus } from '../../outcomes/outcome-status.js';
+import { CronSchedule } from '../../scheduler/cron-schedule.js';
+import { QUEUE_STATES } from '../metrics/queue-metrics.js';
+import { describeWebhook } from '../notify/webhook-address.js';
+
+/** A queue the ops server watches, with the kind of job it carries. */
+export interface WatchedQueue {
+  /** A job kind, or `notify` for the notification queue. */
+  readonly kind: string;
+  readonly queue: Queue;
+}
+
+/** Where the dashboard reads from. */
+export interface DashboardSources {
+  readonly queries: OutcomeQueries;
+  /** The definitions this process loaded; a worker process may have none. */
+  readonly definitions?: readonly JobDefinition[];
+  readonly queues: readonly WatchedQueue[];
+  readonly clock?: () => Date;
+}
+
+/** A definition with when it fires next and how its last run went. */
+export interface DefinitionView {
+  readonly id: string;
+  readonly kind: string;
+  readonly enabled: boolean;
+  readonly description?: string;
+  readonly cron: string;
+  readonly timezone: string;
+  /** ISO 8601 instants; none for a disabled definition. */
+  readonly nextFires: readonly string[];
+  readonly lastRun?: RunRecord;
+  /** Where a run's summary goes, redacted (`https://hooks.example.com/…`), and when. */
+  readonly notify?: { readonly target: string; readonly on: string; readonly format: string };
+}
+
+/** A run with the items worth showing: problems first, each with its reason. */
+export interface RunView {
+  readonly run: RunRecord;
+  readonly items: readonly ItemRecord[];
+  /** Items left out (succeeded ones of a large run, or beyond the per-run limit). */
+  readonly itemsNotShown: number;
+}
+
+/** A queue's depth by state. */
+export interface QueueView {
+  readonly name: string;
+  readonly kind: string;
+  readonly counts: Readonly<Record<string, number>>;
+  readonly paused: boolean;
+  /** Workers connected to the queue; absent when Redis does not tell (CLIENT LIST refused). */
+  readonly workers?: number;
+}
+
+export interface DashboardModel {
+  readonly generatedAt: string;
+  /** Absent when this process loaded no definitions (a worker). */
+  readonly definitions?: readonly DefinitionView[];
+  readonly runs: readonly RunView[];
+  readonly queues: readonly QueueView[];
+  /** Why the queues could not be read, if they could not. */
+  readonly queueError?: string;
+}
+
+export interface DashboardLimits {
+  /** Recent runs shown; 20 by default. */
+  readonly runs?: number;
+  /** Items shown per run; 25 by default. */
+  readonly itemsPerRun?: number;
+  /** Next fire times per definition; 3 by default. */
+  readonly nextFires?: number;
+}
+
+/** Item statuses in the order the dashboard lists them: what needs attention first. */
+const PROBLEM_STATUSES: readonly ItemStatus[] = [
+  'failed',
+  'timed-out',
+  'canceled',
+  'skipped',
+  'running',
+  'queued',
+];
+
+/** Reads everything the dashboard shows, in one pass. */
+export async function loadDashboardModel(
+  sources: DashboardSources,
+  limits: DashboardLimits = {},
+): Promise<DashboardModel> {
+  const now = (sources.clock ?? (() => new Date()))();
+  const runLimit = limits.runs ?? 20;
+  const [definitions, runs, queues] = await Promise.all([
+    sources.definitions === undefined
+      ? Promise.resolve(undefined)
+      : loadDefinitionViews(sources.queries, sources.definitions, now, limits.nextFires ?? 3),
+    loadRunViews(sources.queries, { limit: runLimit }, limits.itemsPerRun ?? 25),
+    loadQueueViews(sources.queues).then(
+      (views) => ({ views, error: undefined }),
+      (error: unknown) => ({
+        views: [] as QueueView[],
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    ),
+  ]);
+  return {
+    generatedAt: now.toISOString(),
+    ...(definitions === undefined ? {} : { definitions }),
+    runs,
+    queues: queues.views,
+    ...(queues.error === undefined ? {} : { queueError: queues.error }),
+  };
+}
+
+/** Each definition with its next fires and its last run. */
+export async function loadDefinitionViews(
+  queries: OutcomeQueries,
+  definitions: readonly JobDefinition[],
+  now: Date,
+  nextFireCount = 3,
+): Promise<DefinitionView[]> {
+  return Promise.all(
+    definitions.map(async (definition): Promise<DefinitionView> => {
+      const { schedule } = definition;
+      const [lastRun] = await queries.listRuns({ definitionId: definition.id, limit: 1 });
+      const nextFires = definition.enabled
+        ? CronSchedule.create(schedule.cron, schedule.timezone)
+            .nextFires(now, nextFireCount)
+            .map((fire) => fire.toISOString())
+        : [];
+      const webhook = definition.notify?.webhook;
+      return {
+        id: definition.id,
+        kind: definition.kind,
+        enabled: definition.enabled,
+        ...(definition.description === undefined ? {} : { description: definition.description }),
+        cron: schedule.cron,
+        timezone: schedule.timezone,
+        nextFires,
+        ...(lastRun === undefined ? {} : { lastRun }),
+        ...(webhook === undefined
+          ? {}
+          : {
+              notify: { target: describeWebhook(webhook), on: webhook.on, format: webhook.format },
+            }),
+      };
+    }),
+  );
+}
+
+/** Recent runs (newest first), each with its problem items first. */
+export async function loadRunViews(
+  queries: OutcomeQueries,
+  query: { readonly limit: number; readonly definitionId?: string },
+  itemsPerRun: number,
+): Promise<RunView[]> {
+  const runs = await queries.listRuns(query);
+  return Promise.all(runs.map((run) => loadRunView(queries, run, itemsPerRun)));
+}
+
+/** One run with up to `itemsPerRun` items: problems first, then (small runs only) the rest. */
+export async function loadRunView(
+  queries: OutcomeQueries,
+  run: RunRecord,
+  itemsPerRun: number,
+): Promise<RunView> {
+  const items: ItemRecord[] = [];
+  const problems: ItemRecord[] = [];
+  for await (const item of queries.items({ runId: run.runId, statuses: PROBLEM_STATUSES })) {
+    problems.push(item);
+  }
+  problems.sort(
+    (a, b) =>
+      PROBLEM_STATUSES.indexOf(a.status) - PROBLEM_STATUSES.indexOf(b.status) ||
+      (a.targetName ?? a.itemKey).localeCompare(b.targetName ?? b.itemKey),
+  );
+  items.push(...problems.slice(0, itemsPerRun));
+  // Succeeded items are listed only for runs small enough to read whole on every refresh.
+  if (items.length < itemsPerRun && run.counts.total <= itemsPerRun) {
+    for await (const item of queries.items({ runId: run.runId, statuses: ['succeeded'] })) {
+      if (items.length >= itemsPerRun) break;
+      items.push(item);
+    }
+  }
+  return { run, items, itemsNotShown: Math.max(0, run.counts.total - items.length) };
+}
+
+/** Each watched queue's depth by state. Throws when Redis cannot be read. */
+export async function loadQueueViews(queues: readonly WatchedQueue[]): Promise<QueueView[]> {
+  return Promise.all(
+    queues.map(async ({ kind, queue }): Promise<QueueView> => {
+      const [counts, paused, workers] = await Promise.all([
+        queue.getJobCounts(...QUEUE_STATES),
+        queue.isPaused(),
+        // CLIENT LIST may be refused by a managed Redis: then the count is unknown, not an error.
+        queue.getWorkersCount().catch(() => undefined),
+      ]);
+      return {
+        name: queue.name,
+        kind,
+        counts,
+        paused,
+        ...(workers === undefined ? {} : { workers }),
+      };
+    }),
+  );
+}

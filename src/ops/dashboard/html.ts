@@ -1,0 +1,44 @@
+/**
+ * HTML built from a tagged template that escapes every interpolated value, so text from the
+ * platform, a definition or an error message can never become markup: only values that are
+ * already {@link SafeHtml} (the result of another `html` template) are inserted as they are.
+ */
+export class SafeHtml {
+  constructor(readonly text: string) {}
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
+
+/** Escapes text for an HTML text node or a quoted attribute value. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'`]/g, (character) => ESCAPES[character] ?? character);
+}
+
+function render(value: HtmlValue): string {
+  if (value instanceof SafeHtml) return value.text;
+  if (Array.isArray(value)) return (value as readonly HtmlValue[]).map(render).join('');
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+/** `html\`<td>${text}</td>\``: every `${...}` is escaped unless it is SafeHtml (or a list of it). */
+export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): SafeHtml {
+  let text = strings[0] ?? '';
+  values.forEach((value, index) => {
+    text += render(value) + (strings[index + 1] ?? '');
+  });
+  return new SafeHtml(text);
+}

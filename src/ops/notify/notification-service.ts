@@ -1,0 +1,115 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Settings } from '../../config/settings-schema.js';
+import type { JobDefinition } from '../../definitions/job-definition.js';
+import type { Shutdown } from '../../lifecycle/shutdown.js';
+import type { Logger } from '../../log/logger.js';
+import { createBackoffStrategy } from '../../queue/backoff.js';
+import { connectRedis, createRedisConnection } from '../../queue/redis-connection.js';
+import type { NotificationResult } from '../metrics/notification-metrics.js';
+import {
+  NOTIFY_QUEUE_NAME,
+  NotificationProducer,
+  createNotifyQueue,
+  type NotifyJobData,
+} from './notification-queue.js';
+import { RunNotifier } from './run-notifier.js';
+import { WebhookDeliveryError, WebhookSender } from './webhook-sender.js';
+
+export interface NotificationServiceOptions {
+  readonly settings: Settings;
+  /** This process's definitions: notifications are sent for these (their webhook URLs live here). */
+  readonly definitions: readonly JobDefinition[];
+  readonly logger: Logger;
+  readonly shutdown: Shutdown;
+  readonly userAgent: string;
+  /** Told how each notification job ended (metrics). */
+  readonly onResult?: (result: NotificationResult) => void;
+}
+
+export interface NotificationService {
+  /** Reports run ends (the scheduler's missed fires; the worker's finished runs). */
+  readonly producer: NotificationProducer;
+}
+
+/**
+ * Sends run summaries to the definitions' webhooks: a BullMQ Worker on the `notify` queue, one
+ * delivery at a time per process, retried with paw's exponential backoff. Runs in the processes
+ * that load the job definitions (`paw scheduler`, `paw start`), because a webhook URL never
+ * leaves them. Stopped by the shutdown (the worker drains first, then the connection closes).
+ */
+export async function startNotificationService(
+  options: NotificationServiceOptions,
+): Promise<NotificationService> {
+  const { settings, shutdown } = options;
+  const logger = options.logger.child({ subsystem: 'notifications' });
+  const redis = createRedisConnection(settings.redis, 'worker', logger);
+  shutdown.add('redis (notifications)', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  await connectRedis(redis, settings.redis.url);
+
+  const queue = createNotifyQueue(redis, settings);
+  // The connection logs its errors; without a listener BullMQ would print each one to stderr.
+  queue.on('error', () => undefined);
+  shutdown.add('notify queue', () => queue.close());
+  const producer = new NotificationProducer(queue, logger);
+  shutdown.add('notification producer', () => producer.flush());
+
+  const notifier = new RunNotifier({
+    redis,
+    settings,
+    definitions: options.definitions,
+    sender: new WebhookSender({
+      timeoutMs: settings.notifications.timeoutMs,
+      allowInsecureHttp: settings.notifications.allowInsecureHttp,
+      userAgent: options.userAgent,
+    }),
+    logger,
+  });
+  const report = (result: NotificationResult): void => {
+    try {
+      options.onResult?.(result);
+    } catch {
+      // Metrics never fail a delivery.
+    }
+  };
+
+  const worker = new Worker<NotifyJobData>(
+    NOTIFY_QUEUE_NAME,
+    async (job: Job<NotifyJobData>) => {
+      try {
+        const result = await notifier.notify(job.data.runId);
+        report(result);
+        return result;
+      } catch (error) {
+        const permanent = error instanceof WebhookDeliveryError && error.permanent;
+        const last = permanent || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        report(last ? 'gave-up' : 'failed');
+        const message = error instanceof Error ? error.message : String(error);
+        logger.warn(
+          { runId: job.data.runId, attempt: job.attemptsMade + 1, err: { message } },
+          last ? 'giving up on a run summary' : 'could not send a run summary; will retry',
+        );
+        // Only paw's own messages (which name the webhook's host at most) reach BullMQ's record.
+        throw permanent ? new UnrecoverableError(message) : error;
+      }
+    },
+    {
+      connection: redis,
+      prefix: settings.redis.prefix,
+      concurrency: 1,
+      settings: {
+        backoffStrategy: createBackoffStrategy({
+          baseMs: settings.notifications.backoffBaseMs,
+          maxMs: settings.notifications.backoffMaxMs,
+        }),
+      },
+    },
+  );
+  worker.on('error', (error) => {
+    logger.error({ err: { message: error.message } }, 'notification worker error');
+  });
+  shutdown.add('notification worker', () => worker.close());
+  await worker.waitUntilReady();
+  return { producer };
+}

@@ -1,0 +1,100 @@
+import type { Redis } from 'ioredis';
+import type { Settings } from '../../config/settings-schema.js';
+import type { JobDefinition } from '../../definitions/job-definition.js';
+import { FAILURE_STATUSES } from '../../definitions/notify-schema.js';
+import type { Logger } from '../../log/logger.js';
+import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
+import { OutcomeStore } from '../../outcomes/outcome-store.js';
+import type { ItemRecord } from '../../outcomes/outcome-records.js';
+import { isActiveStatus } from '../../outcomes/outcome-status.js';
+import type { NotificationResult } from '../metrics/notification-metrics.js';
+import { buildRunSummary, slackMessage } from './run-summary.js';
+import { describeWebhook } from './webhook-address.js';
+import type { WebhookSender } from './webhook-sender.js';
+
+export interface RunNotifierOptions {
+  readonly redis: Redis;
+  readonly settings: Settings;
+  /** The definitions of this process: the only place a webhook URL is known. */
+  readonly definitions: readonly JobDefinition[];
+  readonly sender: WebhookSender;
+  readonly logger: Logger;
+}
+
+/** The run is not finished yet: try again later (its end will be reported again too). */
+export class RunStillActiveError extends Error {
+  override readonly name = 'RunStillActiveError';
+}
+
+const FAILURE_SET = new Set<string>(FAILURE_STATUSES);
+
+/**
+ * Sends the notification of one run: looks up the run's definition among this process's own
+ * definitions (job data never carries the URL), decides from `notify.webhook.on` and the run's
+ * status whether anything is due, lists the problem items, and posts the summary. A run is
+ * notified once: a marker in Redis (`<prefix>:notifications:sent:<runId>`, kept for the outcome
+ * retention) is set after a delivery and checked before one, so a repeated job sends nothing.
+ */
+export class RunNotifier {
+  private readonly definitions: ReadonlyMap<string, JobDefinition>;
+  private readonly queries: OutcomeQueries;
+  private readonly store: OutcomeStore;
+
+  constructor(private readonly options: RunNotifierOptions) {
+    this.definitions = new Map(
+      options.definitions.map((definition) => [definition.id, definition]),
+    );
+    this.queries = new OutcomeQueries(options.redis, options.settings.redis.prefix);
+    this.store = new OutcomeStore(options.redis, options.settings.redis.prefix);
+  }
+
+  /**
+   * Handles the notification of `runId`. Throws a `WebhookDeliveryError` (see webhook-sender.ts)
+   * when the delivery failed, to be retried unless it is permanent.
+   */
+  async notify(runId: string): Promise<NotificationResult> {
+    const { logger, settings } = this.options;
+    const run = await this.store.getRun(runId);
+    if (run === undefined) {
+      logger.debug({ runId }, 'notification of a run that no longer exists: nothing to send');
+      return 'not-needed';
+    }
+    const webhook = this.definitions.get(run.definitionId)?.notify?.webhook;
+    if (webhook === undefined) return 'not-configured';
+    if (isActiveStatus(run.status)) {
+      throw new RunStillActiveError(`run ${runId} has not ended yet (${run.status})`);
+    }
+    if (webhook.on === 'failure' && !FAILURE_SET.has(run.status)) return 'not-needed';
+
+    const sentKey = `${settings.redis.prefix}:notifications:sent:${runId}`;
+    if ((await this.options.redis.exists(sentKey)) === 1) return 'already-sent';
+
+    const failures: ItemRecord[] = [];
+    let failureTotal = 0;
+    for await (const item of this.queries.items({
+      runId,
+      statuses: ['failed', 'timed-out', 'canceled'],
+    })) {
+      failureTotal++;
+      if (failures.length < settings.notifications.maxItemsListed) failures.push(item);
+    }
+    const summary = buildRunSummary(run, failures, failureTotal);
+    const body = webhook.format === 'slack' ? slackMessage(summary) : summary;
+
+    const url = await this.options.sender.resolveUrl(webhook);
+    const status = await this.options.sender.post(url, body, {
+      'x-paw-delivery': summary.deliveryId,
+    });
+    await this.options.redis.set(
+      sentKey,
+      String(Date.now()),
+      'EX',
+      settings.outcomes.retentionDays * 86_400,
+    );
+    logger.info(
+      { runId, runStatus: run.status, webhook: describeWebhook(webhook), status },
+      'run summary sent',
+    );
+    return 'sent';
+  }
+}

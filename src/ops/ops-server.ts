@@ -1,0 +1,256 @@
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Settings } from '../config/settings-schema.js';
+import { JOB_KINDS, type JobDefinition } from '../definitions/job-definition.js';
+import { UsageError } from '../errors/usage-error.js';
+import type { Logger } from '../log/logger.js';
+import { OutcomeQueries } from '../outcomes/outcome-queries.js';
+import { OutcomeStore } from '../outcomes/outcome-store.js';
+import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/outcome-status.js';
+import type { PlatformClient } from '../platform/platform-client.js';
+import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
+import { RunQueues } from '../queue/run-queues.js';
+import { DASHBOARD_CSS, DASHBOARD_JS } from './dashboard/dashboard-assets.js';
+import {
+  loadDashboardModel,
+  loadDefinitionViews,
+  loadQueueViews,
+  loadRunView,
+  type WatchedQueue,
+} from './dashboard/dashboard-model.js';
+import {
+  renderDashboardContent,
+  renderDashboardPage,
+  type PageContext,
+} from './dashboard/dashboard-page.js';
+import { checkReadiness } from './health/readiness.js';
+import type { PawMetrics } from './metrics/paw-metrics.js';
+import { createNotifyQueue } from './notify/notification-queue.js';
+import { registerQueuesUi } from './queues-ui.js';
+
+export interface OpsServerOptions {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  /** What this process is (`scheduler`, `worker`, `start`, `demo`): shown on the page and in `/healthz`. */
+  readonly role: string;
+  readonly version: string;
+  readonly metrics: PawMetrics;
+  /** The definitions this process loaded (the dashboard lists them); a worker may have none. */
+  readonly definitions?: readonly JobDefinition[];
+  /** The process's platform client, for `/readyz`; none for a process that never calls the platform. */
+  readonly platform?: PlatformClient;
+  /** Overrides `http.port` (0 = a free port, which tests and the demo use). */
+  readonly port?: number;
+  /** Overrides `http.host`. */
+  readonly host?: string;
+  /** Seconds between dashboard refreshes; 10 by default. */
+  readonly refreshSeconds?: number;
+}
+
+/** A running ops server. */
+export interface OpsServer {
+  /** `http://host:port` (the actual port when 0 was asked). */
+  readonly url: string;
+  readonly port: number;
+  /** Stops listening and closes its Redis connection. */
+  close(): Promise<void>;
+}
+
+/** Headers of paw's own pages: nothing from elsewhere, nothing inline, never cached. */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+/**
+ * Starts the HTTP server every long-running paw process serves on `http.port`
+ * (`PAW_HTTP_PORT`, 8090; 0 turns it off, and then this returns `undefined`):
+ * - `/healthz`: the process is alive (200 while its event loop turns);
+ * - `/readyz`: Redis answers and a platform token can be had (503 naming what failed);
+ * - `/metrics`: Prometheus text;
+ * - `/`: the dashboard (definitions, recent runs with their problem items, queues), refreshing
+ *   itself; `/api/dashboard`, `/api/runs`, `/api/runs/:runId`, `/api/definitions`, `/api/queues`
+ *   as JSON;
+ * - `/queues`: bull-board, read-only unless `http.queuesReadOnly` is false.
+ *
+ * It opens its own Redis connection (so readiness tests Redis itself) and its own read-only
+ * queue handles. Register `close()` with the process's Shutdown.
+ */
+export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer | undefined> {
+  const { settings, metrics } = options;
+  const port = options.port ?? settings.http.port;
+  if (options.port === undefined && port === 0) return undefined;
+  const host = options.host ?? settings.http.host;
+  const logger = options.logger.child({ subsystem: 'ops-server' });
+
+  const redis = createRedisConnection(settings.redis, 'service', logger);
+  const runQueues = new RunQueues(redis, settings);
+  const notifyQueue = createNotifyQueue(redis, settings);
+  const watched: WatchedQueue[] = [
+    ...JOB_KINDS.map((kind) => ({ kind, queue: runQueues.queue(kind) })),
+    { kind: 'notify', queue: notifyQueue },
+  ];
+  for (const { queue } of watched) {
+    // The connection logs its own errors (at most every 30 s); without a listener BullMQ would
+    // print each one to stderr.
+    queue.on('error', () => undefined);
+  }
+  const queries = new OutcomeQueries(redis, settings.redis.prefix);
+  metrics.queues.watch(watched.map((entry) => entry.queue));
+  const closeRedisSide = async (): Promise<void> => {
+    metrics.queues.watch([]);
+    await Promise.allSettled([runQueues.close(), notifyQueue.close()]);
+    await redis.quit().catch(() => redis.disconnect());
+  };
+
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  try {
+    await connectRedis(redis, settings.redis.url);
+    await registerRoutes(app, { ...options, redis, queries, watched });
+    await app.listen({ port, host });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await closeRedisSide();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new UsageError(
+        `port ${port} on ${host} is in use (health, metrics and dashboard): set PAW_HTTP_PORT ` +
+          '(http.port) to a free port, or 0 to turn the ops server off',
+      );
+    }
+    throw error;
+  }
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address !== null ? address.port : port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${actualPort}`;
+  logger.info({ url, role: options.role }, 'ops server listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port: actualPort,
+    close: () => {
+      closing ??= (async () => {
+        await app.close().catch(() => undefined);
+        await closeRedisSide();
+      })();
+      return closing;
+    },
+  };
+}
+
+interface RouteContext extends OpsServerOptions {
+  readonly redis: ReturnType<typeof createRedisConnection>;
+  readonly queries: OutcomeQueries;
+  readonly watched: readonly WatchedQueue[];
+}
+
+async function registerRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
+  const { metrics, queries, watched, settings } = context;
+  const startedAt = Date.now();
+  const page: PageContext = {
+    role: context.role,
+    version: context.version,
+    queuesUi: true,
+    refreshSeconds: context.refreshSeconds ?? 10,
+  };
+  const sources = {
+    queries,
+    queues: watched,
+    ...(context.definitions === undefined ? {} : { definitions: context.definitions }),
+  };
+
+  app.get('/healthz', async () => ({
+    status: 'ok',
+    role: context.role,
+    version: context.version,
+    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+  }));
+
+  app.get('/readyz', async (_request, reply) => {
+    const report = await checkReadiness({
+      redis: context.redis,
+      ...(context.platform === undefined ? {} : { platform: context.platform }),
+    });
+    return reply
+      .code(report.ready ? 200 : 503)
+      .send({ status: report.ready ? 'ready' : 'not ready', ...report });
+  });
+
+  app.get('/metrics', async (_request, reply) => {
+    const text = await metrics.text();
+    return reply.type(metrics.contentType).send(text);
+  });
+
+  app.get('/', async (_request, reply) => {
+    const model = await loadDashboardModel(sources);
+    return sendPage(reply, 'text/html; charset=utf-8', renderDashboardPage(model, page));
+  });
+  app.get('/dashboard/content', async (_request, reply) => {
+    const model = await loadDashboardModel(sources);
+    return sendPage(reply, 'text/html; charset=utf-8', renderDashboardContent(model, page).text);
+  });
+  app.get('/dashboard.css', async (_request, reply) =>
+    sendPage(reply, 'text/css; charset=utf-8', DASHBOARD_CSS),
+  );
+  app.get('/dashboard.js', async (_request, reply) =>
+    sendPage(reply, 'text/javascript; charset=utf-8', DASHBOARD_JS),
+  );
+
+  app.get('/api/dashboard', async () => loadDashboardModel(sources));
+  app.get('/api/definitions', async (_request, reply) => {
+    if (context.definitions === undefined) {
+      return reply.code(404).send({ error: 'this process loaded no job definitions (a worker)' });
+    }
+    return loadDefinitionViews(queries, context.definitions, new Date());
+  });
+  app.get('/api/queues', async () => loadQueueViews(watched));
+  app.get<{ Querystring: { limit?: string; definition?: string; status?: string } }>(
+    '/api/runs',
+    async (request, reply) => {
+      const limit = Number(request.query.limit ?? '50');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+        return reply.code(400).send({ error: 'limit must be a whole number from 1 to 1000' });
+      }
+      const statuses = request.query.status?.split(',').filter((status) => status !== '');
+      const unknown = statuses?.filter(
+        (status) => !OUTCOME_STATUSES.includes(status as OutcomeStatus),
+      );
+      if (unknown !== undefined && unknown.length > 0) {
+        return reply.code(400).send({
+          error: `unknown status ${unknown.join(', ')}; known: ${OUTCOME_STATUSES.join(', ')}`,
+        });
+      }
+      return queries.listRuns({
+        limit,
+        ...(request.query.definition === undefined
+          ? {}
+          : { definitionId: request.query.definition }),
+        ...(statuses === undefined ? {} : { statuses: statuses as OutcomeStatus[] }),
+      });
+    },
+  );
+  app.get<{ Params: { runId: string }; Querystring: { items?: string } }>(
+    '/api/runs/:runId',
+    async (request, reply) => {
+      const run = await new OutcomeStore(context.redis, settings.redis.prefix).getRun(
+        request.params.runId,
+      );
+      if (run === undefined) return reply.code(404).send({ error: 'no such run' });
+      const itemsPerRun = Number(request.query.items ?? '100');
+      return loadRunView(
+        queries,
+        run,
+        Number.isInteger(itemsPerRun) ? Math.min(itemsPerRun, 5000) : 100,
+      );
+    },
+  );
+  await registerQueuesUi(app, watched, { readOnly: settings.http.queuesReadOnly });
+}
+
+function sendPage(reply: FastifyReply, type: string, body: string): FastifyReply {
+  return reply.headers(PAGE_HEADERS).type(type).send(body);
+}

@@ -1,0 +1,78 @@
+/**
+ * Every Redis key of the outcome store, in one place. All start with `<prefix>:outcomes`, so a
+ * `{paw}` prefix puts them in one Redis Cluster slot, as the scripts need.
+ *
+ * - `run:<runId>` hash: the run's fields and item counters (`count:<status>`, `count:total`)
+ * - `runs` and `runs:def:<definitionId>` sorted sets: run ids by fire time (ms)
+ * - `active:<definitionId>` sorted set: runs still queued or running (the overlap check)
+ * - `items:<runId>` hash: item key → the item as compact JSON
+ * - `items:<runId>:<status>` sets: item keys per status, for every status but `succeeded` (the
+ *   common case is found by scanning instead: indexing it would double the memory of a run)
+ * - `target:<targetId>` sorted set: every item of a target by fire time, as `<runId>` when the
+ *   item key is the target id (a workload's snapshot: the common case, kept short because there
+ *   is one entry per item), else `<runId> <itemKey>`
+ * - `target-names` hash: lowercased target name → target id (the latest seen)
+ * - `trim-lock`: held by the replica trimming expired records
+ */
+export class OutcomeKeys {
+  readonly base: string;
+
+  constructor(prefix: string) {
+    this.base = `${prefix}:outcomes`;
+  }
+
+  run(runId: string): string {
+    return `${this.base}:run:${runId}`;
+  }
+
+  runs(): string {
+    return `${this.base}:runs`;
+  }
+
+  runsOf(definitionId: string): string {
+    return `${this.base}:runs:def:${definitionId}`;
+  }
+
+  active(definitionId: string): string {
+    return `${this.base}:active:${definitionId}`;
+  }
+
+  items(runId: string): string {
+    return `${this.base}:items:${runId}`;
+  }
+
+  itemsWithStatus(runId: string, status: string): string {
+    return `${this.base}:items:${runId}:${status}`;
+  }
+
+  target(targetId: string): string {
+    return `${this.base}:target:${targetId}`;
+  }
+
+  targetNames(): string {
+    return `${this.base}:target-names`;
+  }
+
+  trimLock(): string {
+    return `${this.base}:trim-lock`;
+  }
+}
+
+/** Separates the run id from the item key in a `target:<id>` member (run ids hold no space). */
+const TARGET_MEMBER_SEPARATOR = ' ';
+
+/** The member of `target:<targetId>` for an item (see {@link OutcomeKeys}). */
+export function targetMember(runId: string, itemKey: string, targetId: string): string {
+  return itemKey === targetId ? runId : `${runId}${TARGET_MEMBER_SEPARATOR}${itemKey}`;
+}
+
+/** The run id and item key in a member of `target:<targetId>`. */
+export function parseTargetMember(
+  member: string,
+  targetId: string,
+): { runId: string; itemKey: string } {
+  const split = member.indexOf(TARGET_MEMBER_SEPARATOR);
+  return split < 0
+    ? { runId: member, itemKey: targetId }
+    : { runId: member.slice(0, split), itemKey: member.slice(split + 1) };
+}

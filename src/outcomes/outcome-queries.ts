@@ -1,0 +1,212 @@
+import type { Redis } from 'ioredis';
+import { OutcomeKeys, parseTargetMember } from './outcome-keys.js';
+import { itemFromStored, runFromHash, type ItemRow, type RunRecord } from './outcome-records.js';
+import type { ItemStatus, OutcomeStatus } from './outcome-status.js';
+
+/** Which runs to list. Times bound the fire time, both ends inclusive. */
+export interface RunQuery {
+  readonly definitionId?: string;
+  readonly statuses?: readonly OutcomeStatus[];
+  readonly since?: Date;
+  readonly until?: Date;
+  /** Most runs to return; all when absent. */
+  readonly limit?: number;
+  /** Newest fire first (the default) or oldest first. */
+  readonly order?: 'newest-first' | 'oldest-first';
+}
+
+/** Which items to list: the filters combine with AND. Times bound the run's fire time. */
+export interface ItemQuery {
+  readonly definitionId?: string;
+  readonly runId?: string;
+  readonly statuses?: readonly ItemStatus[];
+  /** A target id or name (names are matched case-insensitively). */
+  readonly target?: string;
+  readonly since?: Date;
+  readonly until?: Date;
+  readonly order?: 'newest-first' | 'oldest-first';
+}
+
+const PAGE = 200;
+const ITEM_BATCH = 500;
+
+/**
+ * Reading the outcome store: runs by definition, status and fire time; items by definition, run,
+ * status, target and fire time, streamed so an export of months of 5,000-item runs never holds
+ * more than one run in memory.
+ *
+ * How each filter is served (see outcome-keys.ts): fire time and definition by sorted-set range;
+ * a target by its own index; a status other than `succeeded` by the run's per-status sets; the
+ * rest by scanning each run's items.
+ */
+export class OutcomeQueries {
+  readonly keys: OutcomeKeys;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = new OutcomeKeys(prefix);
+  }
+
+  /** Runs matching `query`, newest first unless asked otherwise. */
+  async listRuns(query: RunQuery = {}): Promise<RunRecord[]> {
+    const runs: RunRecord[] = [];
+    for await (const run of this.runs(query)) {
+      runs.push(run);
+      if (query.limit !== undefined && runs.length >= query.limit) break;
+    }
+    return runs;
+  }
+
+  /** Runs matching `query`, one page of Redis reads at a time. */
+  async *runs(query: RunQuery = {}): AsyncGenerator<RunRecord> {
+    const key =
+      query.definitionId === undefined ? this.keys.runs() : this.keys.runsOf(query.definitionId);
+    const newestFirst = query.order !== 'oldest-first';
+    const low = query.since === undefined ? '-inf' : String(query.since.getTime());
+    const high = query.until === undefined ? '+inf' : String(query.until.getTime());
+    for (let offset = 0; ; offset += PAGE) {
+      const runIds = newestFirst
+        ? await this.redis.zrange(key, high, low, 'BYSCORE', 'REV', 'LIMIT', offset, PAGE)
+        : await this.redis.zrange(key, low, high, 'BYSCORE', 'LIMIT', offset, PAGE);
+      if (runIds.length === 0) return;
+      for (const run of await this.getRuns(runIds)) {
+        if (query.statuses !== undefined && !query.statuses.includes(run.status)) continue;
+        yield run;
+      }
+      if (runIds.length < PAGE) return;
+    }
+  }
+
+  /** Items matching `query`: run by run (newest first unless asked otherwise), by item key within a run. */
+  async *items(query: ItemQuery = {}): AsyncGenerator<ItemRow> {
+    if (query.target !== undefined) {
+      yield* this.itemsOfTarget(query.target, query);
+      return;
+    }
+    // The statuses filter items, not runs (a failed item may belong to a run in any status).
+    const runQuery: RunQuery = {
+      ...(query.definitionId === undefined ? {} : { definitionId: query.definitionId }),
+      ...(query.since === undefined ? {} : { since: query.since }),
+      ...(query.until === undefined ? {} : { until: query.until }),
+      ...(query.order === undefined ? {} : { order: query.order }),
+    };
+    const runs: AsyncIterable<RunRecord> =
+      query.runId === undefined ? this.runs(runQuery) : this.singleRun(query.runId, query);
+    for await (const run of runs) {
+      yield* this.itemsOfRun(run, query.statuses);
+    }
+  }
+
+  private async *singleRun(runId: string, query: ItemQuery): AsyncGenerator<RunRecord> {
+    const [run] = await this.getRuns([runId]);
+    if (run === undefined) return;
+    if (query.definitionId !== undefined && run.definitionId !== query.definitionId) return;
+    const fired = Date.parse(run.fireTime);
+    if (query.since !== undefined && fired < query.since.getTime()) return;
+    if (query.until !== undefined && fired > query.until.getTime()) return;
+    yield run;
+  }
+
+  private async *itemsOfRun(
+    run: RunRecord,
+    statuses: readonly ItemStatus[] | undefined,
+  ): AsyncGenerator<ItemRow> {
+    const itemsKey = this.keys.items(run.runId);
+    const found: ItemRow[] = [];
+    if (statuses !== undefined && !statuses.includes('succeeded')) {
+      // Every status but `succeeded` has its own set per run: read just those items.
+      for (const status of statuses) {
+        const itemKeys = await this.redis.smembers(this.keys.itemsWithStatus(run.runId, status));
+        for (let start = 0; start < itemKeys.length; start += ITEM_BATCH) {
+          const batch = itemKeys.slice(start, start + ITEM_BATCH);
+          const values = await this.redis.hmget(itemsKey, ...batch);
+          batch.forEach((itemKey, index) => {
+            const json = values[index];
+            if (json !== null && json !== undefined) found.push(row(run, itemKey, json));
+          });
+        }
+      }
+    } else {
+      let cursor = '0';
+      do {
+        const [next, flat] = await this.redis.hscan(itemsKey, cursor, 'COUNT', 1000);
+        cursor = next;
+        for (let index = 0; index + 1 < flat.length; index += 2) {
+          const item = row(run, flat[index] ?? '', flat[index + 1] ?? '{}');
+          if (statuses === undefined || statuses.includes(item.status)) found.push(item);
+        }
+      } while (cursor !== '0');
+    }
+    found.sort((a, b) => (a.itemKey < b.itemKey ? -1 : a.itemKey > b.itemKey ? 1 : 0));
+    yield* found;
+  }
+
+  private async *itemsOfTarget(target: string, query: ItemQuery): AsyncGenerator<ItemRow> {
+    const targetId = await this.resolveTarget(target);
+    if (targetId === undefined) return;
+    const key = this.keys.target(targetId);
+    const newestFirst = query.order !== 'oldest-first';
+    const low = query.since === undefined ? '-inf' : String(query.since.getTime());
+    const high = query.until === undefined ? '+inf' : String(query.until.getTime());
+    for (let offset = 0; ; offset += PAGE) {
+      const members = newestFirst
+        ? await this.redis.zrange(key, high, low, 'BYSCORE', 'REV', 'LIMIT', offset, PAGE)
+        : await this.redis.zrange(key, low, high, 'BYSCORE', 'LIMIT', offset, PAGE);
+      if (members.length === 0) return;
+      const pairs = members.map((member) => parseTargetMember(member, targetId));
+      const runs = new Map(
+        (await this.getRuns([...new Set(pairs.map((pair) => pair.runId))])).map((run) => [
+          run.runId,
+          run,
+        ]),
+      );
+      for (const pair of pairs) {
+        const run = runs.get(pair.runId);
+        if (run === undefined) continue;
+        if (query.definitionId !== undefined && run.definitionId !== query.definitionId) continue;
+        if (query.runId !== undefined && run.runId !== query.runId) continue;
+        const json = await this.redis.hget(this.keys.items(pair.runId), pair.itemKey);
+        if (json === null) continue;
+        const item = row(run, pair.itemKey, json);
+        if (query.statuses !== undefined && !query.statuses.includes(item.status)) continue;
+        yield item;
+      }
+      if (members.length < PAGE) return;
+    }
+  }
+
+  /** A target id as given, or the id last recorded under that name. */
+  private async resolveTarget(target: string): Promise<string | undefined> {
+    if ((await this.redis.exists(this.keys.target(target))) === 1) return target;
+    return (await this.redis.hget(this.keys.targetNames(), target.toLowerCase())) ?? undefined;
+  }
+
+  private async getRuns(runIds: readonly string[]): Promise<RunRecord[]> {
+    if (runIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const runId of runIds) pipeline.hgetall(this.keys.run(runId));
+    const replies = (await pipeline.exec()) ?? [];
+    const runs: RunRecord[] = [];
+    for (const [error, hash] of replies) {
+      if (error !== null) throw error;
+      const run = runFromHash(hash as Record<string, string>);
+      if (run !== undefined) runs.push(run);
+    }
+    return runs;
+  }
+}
+
+function row(run: RunRecord, itemKey: string, json: string): ItemRow {
+  // Run fields first: this is the key order of listings and exports.
+  const { runId, ...item } = itemFromStored(run.runId, itemKey, json);
+  return {
+    runId,
+    definitionId: run.definitionId,
+    kind: run.kind,
+    fireTime: run.fireTime,
+    trigger: run.trigger,
+    ...item,
+  };
+}

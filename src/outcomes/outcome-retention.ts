@@ -1,0 +1,158 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log/logger.js';
+import { OutcomeKeys, targetMember } from './outcome-keys.js';
+import { ITEM_STATUSES } from './outcome-status.js';
+
+const DAY_MS = 86_400_000;
+const RUNS_PER_BATCH = 50;
+
+/** What a trim removed. */
+export interface TrimResult {
+  readonly runs: number;
+  readonly items: number;
+}
+
+/**
+ * Deletes every run fired more than `retentionDays` before `now`, with its items and their index
+ * entries. Safe to run on several replicas at once (each deletion is idempotent), though
+ * {@link RetentionTrimmer} lets only one do it per interval.
+ */
+export async function trimOutcomes(
+  redis: Redis,
+  prefix: string,
+  options: { readonly now: Date; readonly retentionDays: number },
+): Promise<TrimResult> {
+  const keys = new OutcomeKeys(prefix);
+  const cutoff = options.now.getTime() - options.retentionDays * DAY_MS;
+  let runs = 0;
+  let items = 0;
+  for (;;) {
+    const runIds = await redis.zrange(
+      keys.runs(),
+      '-inf',
+      `(${cutoff}`,
+      'BYSCORE',
+      'LIMIT',
+      0,
+      RUNS_PER_BATCH,
+    );
+    if (runIds.length === 0) break;
+    for (const runId of runIds) {
+      items += await deleteRun(redis, keys, runId);
+      runs++;
+    }
+  }
+  return { runs, items };
+}
+
+async function deleteRun(redis: Redis, keys: OutcomeKeys, runId: string): Promise<number> {
+  const definitionId = await redis.hget(keys.run(runId), 'definitionId');
+  const itemsKey = keys.items(runId);
+  const names = new Map<string, string>();
+  let items = 0;
+  let cursor = '0';
+  do {
+    const [next, flat] = await redis.hscan(itemsKey, cursor, 'COUNT', 1000);
+    cursor = next;
+    const pipeline = redis.pipeline();
+    for (let index = 0; index + 1 < flat.length; index += 2) {
+      items++;
+      const itemKey = flat[index] ?? '';
+      const stored = JSON.parse(flat[index + 1] ?? '{}') as { tg?: unknown; tn?: unknown };
+      if (typeof stored.tg !== 'string') continue;
+      pipeline.zrem(keys.target(stored.tg), targetMember(runId, itemKey, stored.tg));
+      if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), stored.tg);
+    }
+    await pipeline.exec();
+  } while (cursor !== '0');
+
+  // A name whose target has no records left no longer leads anywhere.
+  for (const [name, targetId] of names) {
+    if ((await redis.exists(keys.target(targetId))) === 0) {
+      const current = await redis.hget(keys.targetNames(), name);
+      if (current === targetId) await redis.hdel(keys.targetNames(), name);
+    }
+  }
+
+  const transaction = redis.multi();
+  transaction.del(itemsKey, ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)));
+  transaction.del(keys.run(runId));
+  transaction.zrem(keys.runs(), runId);
+  if (definitionId !== null) {
+    transaction.zrem(keys.runsOf(definitionId), runId);
+    transaction.zrem(keys.active(definitionId), runId);
+  }
+  await transaction.exec();
+  return items;
+}
+
+export interface RetentionTrimmerOptions {
+  readonly redis: Redis;
+  readonly prefix: string;
+  readonly retentionDays: number;
+  readonly intervalMs: number;
+  readonly logger: Logger;
+  readonly clock?: () => Date;
+}
+
+/**
+ * Trims expired outcome records every `intervalMs` (and once at start). Replicas share the work
+ * through a Redis lock held for one interval: whichever takes it trims, the others skip.
+ */
+export class RetentionTrimmer {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly keys: OutcomeKeys;
+
+  constructor(private readonly options: RetentionTrimmerOptions) {
+    this.keys = new OutcomeKeys(options.prefix);
+  }
+
+  start(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setInterval(() => void this.trimOnce(), this.options.intervalMs);
+    this.timer.unref();
+    void this.trimOnce();
+  }
+
+  /** Stops the timer and waits for a trim in progress. */
+  async stop(): Promise<void> {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Trims now if no replica did during this interval; resolves when done. */
+  trimOnce(): Promise<void> {
+    this.running ??= this.trim().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async trim(): Promise<void> {
+    const { redis, logger } = this.options;
+    try {
+      const taken = await redis.set(
+        this.keys.trimLock(),
+        String(process.pid),
+        'PX',
+        this.options.intervalMs,
+        'NX',
+      );
+      if (taken === null) return;
+      const result = await trimOutcomes(redis, this.options.prefix, {
+        now: (this.options.clock ?? (() => new Date()))(),
+        retentionDays: this.options.retentionDays,
+      });
+      if (result.runs > 0) {
+        logger.info(
+          { ...result, retentionDays: this.options.retentionDays },
+          'trimmed expired outcome records',
+        );
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'outcome trim failed; retrying at the next interval');
+    }
+  }
+}

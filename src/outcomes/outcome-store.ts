@@ -1,0 +1,280 @@
+import type { Redis } from 'ioredis';
+import type { JobKind } from '../definitions/job-definition.js';
+import { OutcomeKeys } from './outcome-keys.js';
+import type { OutcomeObserver } from './outcome-observer.js';
+import {
+  MAX_ERROR_MESSAGE_LENGTH,
+  itemFromStored,
+  runFromHash,
+  storedPatch,
+  type ItemCounts,
+  type ItemRecord,
+  type ItemUpdate,
+  type RunRecord,
+} from './outcome-records.js';
+import {
+  createRunScript,
+  finishRunScript,
+  recordItemScript,
+  startRunScript,
+} from './outcome-scripts.js';
+import { isActiveStatus, type OutcomeStatus, type RunTrigger } from './outcome-status.js';
+
+/** A run as the scheduler creates it at a fire. */
+export interface NewRun {
+  readonly runId: string;
+  readonly definitionId: string;
+  readonly kind: JobKind;
+  readonly fireTime: Date;
+  readonly trigger: RunTrigger;
+  /** `queued` for a run that was enqueued; `skipped` or `missed` for one that was not. */
+  readonly status: Extract<OutcomeStatus, 'queued' | 'skipped' | 'missed'>;
+  /** Why it was skipped or missed. */
+  readonly reason?: string;
+}
+
+/** What {@link OutcomeStore.startRun} found. */
+export interface StartedRun {
+  /** True when the run was queued or running and is now running: go ahead. */
+  readonly started: boolean;
+  /** The run's status before the call (a finished run must not be run again). */
+  readonly previousStatus: OutcomeStatus;
+  readonly run: RunRecord;
+}
+
+/** How a run ended, when the processor knows better than the item counts. */
+export interface RunFinish {
+  /** Derived from the items when absent: failed if any failed or timed out, else canceled if any was, else succeeded. */
+  readonly status?: Extract<OutcomeStatus, 'succeeded' | 'failed' | 'timed-out' | 'canceled'>;
+  readonly errorCode?: string;
+  readonly errorMessage?: string;
+}
+
+/** What {@link OutcomeStore.recordItem} stored. */
+export interface RecordedItem {
+  readonly item: ItemRecord;
+  /** The item's status before this update; `undefined` for a new item. */
+  readonly previousStatus: OutcomeStatus | undefined;
+  /** The run's item counts right after this update. */
+  readonly runCounts: ItemCounts;
+}
+
+/** No run has this id (it was never created, or has been trimmed). */
+export class UnknownRunError extends Error {
+  override readonly name = 'UnknownRunError';
+  constructor(readonly runId: string) {
+    super(`no outcome record for run ${runId}`);
+  }
+}
+
+/**
+ * The durable record of every run and of every item in it, in Redis. The scheduler creates runs
+ * (queued, skipped or missed); processors start them, record their items and finish them. Every
+ * step is a single atomic script and safe to repeat: a retried job records the same item again
+ * and the counters stay right.
+ *
+ * Lifecycle for a processor:
+ * 1. `startRun(runId)`; if `started` is false the run is already finished (or was skipped):
+ *    do nothing.
+ * 2. `recordItem(runId, itemKey, { status, target, ... })` as each item progresses (record the
+ *    intent as `queued`/`running` before a side effect, the result right after).
+ * 3. `finishRun(runId)` once every item is final (its status is derived from the items):
+ *    `recordItem` returns the run's counts, so the item that ends last sees `queued` and
+ *    `running` at 0 and finishes the run (finishing twice is harmless).
+ */
+export class OutcomeStore {
+  readonly keys: OutcomeKeys;
+
+  /**
+   * @param observer told when a run ends and when an item reaches a final status (metrics and
+   *   notifications); never fails a call.
+   */
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+    private readonly clock: () => Date = () => new Date(),
+    private readonly observer?: OutcomeObserver,
+  ) {
+    this.keys = new OutcomeKeys(prefix);
+  }
+
+  /**
+   * Creates a run unless one with this id exists. Returns whether it was created and the status
+   * of the run that exists now: the scheduler enqueues a job only for a run it created (or one
+   * still `queued`, after a crash between the two).
+   */
+  async createRun(run: NewRun): Promise<{ created: boolean; status: OutcomeStatus }> {
+    const fireMs = run.fireTime.getTime();
+    const fields: (string | number)[] = [
+      'runId',
+      run.runId,
+      'definitionId',
+      run.definitionId,
+      'kind',
+      run.kind,
+      'fireMs',
+      fireMs,
+      'trigger',
+      run.trigger,
+      'status',
+      run.status,
+      'createdAt',
+      this.clock().getTime(),
+      'attempts',
+      0,
+    ];
+    if (run.reason !== undefined)
+      fields.push('reason', run.reason.slice(0, MAX_ERROR_MESSAGE_LENGTH));
+    if (!isActiveStatus(run.status)) fields.push('finishedAt', this.clock().getTime());
+    const reply = (await createRunScript.run(
+      this.redis,
+      [
+        this.keys.run(run.runId),
+        this.keys.runs(),
+        this.keys.runsOf(run.definitionId),
+        this.keys.active(run.definitionId),
+      ],
+      [run.runId, fireMs, isActiveStatus(run.status) ? '1' : '0', ...fields],
+    )) as [number, string];
+    return { created: reply[0] === 1, status: reply[1] as OutcomeStatus };
+  }
+
+  /** The run with this id, or `undefined`. */
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    return runFromHash(await this.redis.hgetall(this.keys.run(runId)));
+  }
+
+  /**
+   * The oldest run of `definitionId` fired before `before` that is still queued or running, if
+   * any: what the overlap policy `skip` asks about.
+   */
+  async activeRunBefore(definitionId: string, before: Date): Promise<RunRecord | undefined> {
+    const key = this.keys.active(definitionId);
+    const runIds = await this.redis.zrangebyscore(key, '-inf', `(${before.getTime()}`);
+    for (const runId of runIds) {
+      const run = await this.getRun(runId);
+      if (run !== undefined && isActiveStatus(run.status)) return run;
+      // The run finished or was trimmed without leaving the index: tidy up.
+      await this.redis.zrem(key, runId);
+    }
+    return undefined;
+  }
+
+  /** A worker took the run: see {@link StartedRun}. Throws {@link UnknownRunError}. */
+  async startRun(runId: string): Promise<StartedRun> {
+    const reply = (await startRunScript.run(
+      this.redis,
+      [this.keys.run(runId)],
+      [this.clock().getTime()],
+    )) as string[];
+    const [previous, ...flat] = reply;
+    if (previous === undefined || previous === '') throw new UnknownRunError(runId);
+    const hash: Record<string, string> = {};
+    for (let index = 0; index + 1 < flat.length; index += 2) {
+      hash[flat[index] ?? ''] = flat[index + 1] ?? '';
+    }
+    const run = runFromHash(hash);
+    if (run === undefined) throw new UnknownRunError(runId);
+    const previousStatus = previous as OutcomeStatus;
+    return { started: isActiveStatus(previousStatus), previousStatus, run };
+  }
+
+  /**
+   * Records an item of a run, or updates it (same `itemKey`): fields absent from `update` keep
+   * their value, `null` clears one. Returns the item as stored, its previous status, and the
+   * run's item counts right after this update (read atomically with it: when `queued` and
+   * `running` are both 0, this was the last item to end, and the run can be finished).
+   * Throws {@link UnknownRunError}.
+   */
+  async recordItem(runId: string, itemKey: string, update: ItemUpdate): Promise<RecordedItem> {
+    if (itemKey === '') throw new TypeError('an item key must not be empty');
+    let reply: string[];
+    try {
+      reply = (await recordItemScript.run(
+        this.redis,
+        [this.keys.run(runId), this.keys.items(runId)],
+        [
+          this.keys.base,
+          runId,
+          itemKey,
+          this.clock().getTime(),
+          JSON.stringify(storedPatch(update)),
+        ],
+      )) as [string, string];
+    } catch (error) {
+      if (error instanceof Error && error.message.includes('PAW_NO_SUCH_RUN')) {
+        throw new UnknownRunError(runId);
+      }
+      throw error;
+    }
+    const [previous = '', json = '{}', ...counts] = reply;
+    const [total, queued, running, succeeded, failed, skipped, timedOut, canceled] =
+      counts.map(Number);
+    const item = itemFromStored(runId, itemKey, json);
+    const previousStatus = previous === '' ? undefined : (previous as OutcomeStatus);
+    if (
+      this.observer?.itemFinished !== undefined &&
+      !isActiveStatus(item.status) &&
+      (previousStatus === undefined || isActiveStatus(previousStatus))
+    ) {
+      const observer = this.observer;
+      observe(() => observer.itemFinished?.(item, previousStatus));
+    }
+    return {
+      item,
+      previousStatus,
+      runCounts: {
+        total: total ?? 0,
+        queued: queued ?? 0,
+        running: running ?? 0,
+        succeeded: succeeded ?? 0,
+        failed: failed ?? 0,
+        skipped: skipped ?? 0,
+        timedOut: timedOut ?? 0,
+        canceled: canceled ?? 0,
+      },
+    };
+  }
+
+  /** One item of a run, or `undefined`. */
+  async getItem(runId: string, itemKey: string): Promise<ItemRecord | undefined> {
+    const json = await this.redis.hget(this.keys.items(runId), itemKey);
+    return json === null ? undefined : itemFromStored(runId, itemKey, json);
+  }
+
+  /**
+   * Finishes a run and returns its final status. A run recorded as skipped or missed stays so.
+   * Safe to repeat. Throws {@link UnknownRunError}.
+   */
+  async finishRun(runId: string, finish: RunFinish = {}): Promise<OutcomeStatus> {
+    const run = await this.redis.hget(this.keys.run(runId), 'definitionId');
+    if (run === null) throw new UnknownRunError(runId);
+    const [status = '', before = ''] = (await finishRunScript.run(
+      this.redis,
+      [this.keys.run(runId), this.keys.active(run)],
+      [
+        runId,
+        this.clock().getTime(),
+        finish.status ?? '',
+        finish.errorCode ?? '',
+        (finish.errorMessage ?? '').slice(0, MAX_ERROR_MESSAGE_LENGTH),
+      ],
+    )) as [string, string];
+    if (status === '') throw new UnknownRunError(runId);
+    const observer = this.observer;
+    if (observer?.runFinished !== undefined && isActiveStatus(before as OutcomeStatus)) {
+      const finished = await this.getRun(runId).catch(() => undefined);
+      if (finished !== undefined) observe(() => observer.runFinished?.(finished));
+    }
+    return status as OutcomeStatus;
+  }
+}
+
+/** Calls an observer, swallowing what it throws: observing must never fail the store. */
+function observe(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // The observer's own failure is not the run's.
+  }
+}

@@ -1,0 +1,87 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, request } from 'undici';
+import type { HttpMethod } from '../rest/default-routes.js';
+import { errorFromTransport } from './error-factory.js';
+
+export interface TransportTimeouts {
+  readonly connectMs: number;
+  readonly headersMs: number;
+  readonly bodyMs: number;
+  readonly keepAliveMs: number;
+}
+
+export interface OutgoingRequest {
+  readonly operation: string;
+  readonly method: HttpMethod;
+  readonly url: URL;
+  readonly headers: Record<string, string>;
+  readonly body?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface IncomingResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The whole body as text ('' when there is none). */
+  readonly body: string;
+  /** The platform's request id header, when present. */
+  readonly requestId: string | undefined;
+}
+
+/** Bodies larger than this are refused: nothing the platform sends paw comes near it. */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * One undici agent with explicit timeouts and keep-alive, shared by every call of a client.
+ * It sends exactly what it is given, reads the whole body, and turns transport failures into
+ * typed errors; it knows nothing of tokens, retries or response shapes.
+ */
+export class HttpTransport {
+  private readonly agent: Agent;
+
+  constructor(timeouts: TransportTimeouts) {
+    this.agent = new Agent({
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      // A server's Keep-Alive hint may shorten this, never lengthen it past our own setting.
+      keepAliveMaxTimeout: timeouts.keepAliveMs,
+      maxResponseSize: MAX_RESPONSE_BYTES,
+    });
+  }
+
+  async send(outgoing: OutgoingRequest): Promise<IncomingResponse> {
+    try {
+      const response = await request(outgoing.url, {
+        dispatcher: this.agent,
+        method: outgoing.method,
+        headers: outgoing.headers,
+        body: outgoing.body ?? null,
+        signal: outgoing.signal ?? null,
+      });
+      const body = await response.body.text();
+      const requestId = response.headers['x-request-id'];
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body,
+        requestId: typeof requestId === 'string' ? requestId : undefined,
+      };
+    } catch (error) {
+      // The caller's own abort is not a platform failure: pass its reason through untouched.
+      if (outgoing.signal?.aborted) throw outgoing.signal.reason;
+      throw errorFromTransport({ operation: outgoing.operation, error });
+    }
+  }
+
+  /** Closes idle connections and waits for in-flight requests. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** Drops every connection at once, in-flight requests included (shutdown after the grace period). */
+  async destroy(): Promise<void> {
+    await this.agent.destroy();
+  }
+}

@@ -1,0 +1,62 @@
+import { UsageError } from '../../errors/usage-error.js';
+import { appendPath } from './append-path.js';
+import { ForeignOriginError, ProtocolError } from './platform-errors.js';
+
+/**
+ * Refuses to send anything to an origin other than the one a token belongs to: a platform token
+ * goes only to `{base_url}`'s origin, a cluster session token only to that cluster's. Called
+ * before any request is sent, so a bad link costs nothing and leaks nothing.
+ */
+export function assertSameOrigin(url: URL, allowedOrigin: string, operation: string): void {
+  if (url.origin !== allowedOrigin) {
+    throw new ForeignOriginError({
+      operation,
+      code: 'FOREIGN_ORIGIN',
+      message: `refused to send a request to ${url.origin}: only ${allowedOrigin} may receive this token`,
+      mayHaveTakenEffect: false,
+    });
+  }
+}
+
+/**
+ * Resolves a link the platform returned (absolute, or relative to `{base_url}`). A relative link
+ * is appended to `{base_url}`, path prefix included; a protocol-relative one (`//host/...`) is
+ * resolved like a browser would, and so lands on its own origin for the guard to refuse.
+ */
+export function resolvePlatformLink(link: string, baseUrl: URL, operation: string): URL {
+  try {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('//')) return new URL(link, baseUrl);
+    return appendPath(baseUrl, link);
+  } catch {
+    throw new ProtocolError({
+      operation,
+      code: 'INVALID_LINK',
+      message: 'the platform returned a link that is not a valid URL',
+      mayHaveTakenEffect: true,
+    });
+  }
+}
+
+/**
+ * TLS stays on: plain http:// is refused unless the address is this machine's loopback (the
+ * simulator) or the user allowed it explicitly. Certificate verification is never turned off.
+ */
+export function assertTransportSecurity(
+  url: URL,
+  options: { allowInsecureHttp: boolean; setting: string },
+): void {
+  if (url.protocol === 'https:') return;
+  if (url.protocol !== 'http:') {
+    throw new UsageError(`${options.setting}: ${url.href} must be an https:// URL`);
+  }
+  if (isLoopback(url.hostname) || options.allowInsecureHttp) return;
+  throw new UsageError(
+    `${options.setting}: ${url.origin} uses plain http://; use https://, or set ` +
+      'platform.allowInsecureHttp (PAW_PLATFORM_ALLOW_INSECURE_HTTP=true) if you really mean it',
+  );
+}
+
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}

@@ -1,0 +1,237 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { z } from 'zod';
+import { parseDuration } from '../../time/duration.js';
+import { isSnapshotCapable } from '../../definitions/workload-types.js';
+import type { SnapshotDefinition } from '../../definitions/snapshot-definition.js';
+import type { Logger } from '../../log/logger.js';
+import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
+import type { ItemUpdate } from '../../outcomes/outcome-records.js';
+import { itemJobId } from '../../queue/run-id.js';
+import { isRunOf, parseRunJobData, type RunJobData } from '../../queue/run-job.js';
+import { failureFacts, isTransientFailure } from '../../worker/job-failure.js';
+import type { WorkerDependencies } from '../../worker/kind-processor.js';
+import { continueStepAt, isLastAttempt } from '../../worker/step-job.js';
+import { resolveRetention, type ResolvedRetention } from './retention.js';
+import { RunConfigurationError } from './run-configuration-error.js';
+import { SNAPSHOT_ITEM_JOB_NAME, type SnapshotItemData } from './snapshot-item-job.js';
+import { resolveTargets } from './targets.js';
+
+/**
+ * Written into the run job's data (beside the scheduler's run data) once every item is
+ * recorded: a retry of the run job then skips straight to adding the item jobs, from the items
+ * in the outcome store, and never records an item as queued again after its job has started.
+ */
+const fanOutSchema = z.strictObject({ slaDomainId: z.string().nullable() });
+
+/** Items recorded, and item jobs added, this many at a time. */
+const BATCH = 500;
+
+/** Pause before a run job interrupted by shutdown is taken up again. */
+const RESUME_AFTER_SHUTDOWN_MS = 1_000;
+
+/**
+ * The `run` job of a snapshot definition: resolves the retention SLA Domain and the target
+ * workloads at fire time, records one item per workload (unsupported types `skipped`, unknown
+ * ids `failed`, the rest `queued`), and adds one `snapshot-item` job per queued workload with a
+ * deterministic id, so 5,000 VMs are 5,000 independent jobs. A run with nothing to trigger is
+ * finished here; otherwise its last item finishes it.
+ */
+export class SnapshotRunJob {
+  private readonly queries: OutcomeQueries;
+
+  constructor(private readonly dependencies: WorkerDependencies) {
+    this.queries = new OutcomeQueries(dependencies.redis, dependencies.settings.redis.prefix);
+  }
+
+  async process(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {
+    const { fanOut: rawFanOut, ...runData } = job.data as { fanOut?: unknown };
+    let data: RunJobData;
+    try {
+      data = parseRunJobData(runData);
+    } catch (error) {
+      throw new UnrecoverableError(`run job ${job.id ?? '?'} has invalid data: ${String(error)}`);
+    }
+    if (!isRunOf(data, 'snapshot')) {
+      throw new UnrecoverableError(`run job ${data.runId} is a ${data.kind} run, not a snapshot`);
+    }
+    const { outcomes, crashPoints } = this.dependencies;
+    const logger = this.dependencies.logger.child({
+      kind: 'snapshot',
+      runId: data.runId,
+      jobId: job.id,
+      attempt: job.attemptsMade + 1,
+    });
+
+    const started = await outcomes.startRun(data.runId);
+    if (!started.started) {
+      logger.info({ status: started.previousStatus }, 'run already ended; nothing to do');
+      return { runId: data.runId, status: started.previousStatus };
+    }
+
+    try {
+      let fanOut = rawFanOut === undefined ? undefined : fanOutSchema.parse(rawFanOut);
+      if (fanOut === undefined) {
+        const retention = await this.resolveAndRecord(data.runId, data.definition, logger, signal);
+        crashPoints.reach('snapshot.after-items-recorded');
+        fanOut = { slaDomainId: retention.slaDomainId };
+        await job.updateData({ ...(job.data as object), fanOut });
+      }
+      const added = await this.addItemJobs(data, fanOut.slaDomainId);
+      crashPoints.reach('snapshot.after-fan-out');
+
+      const run = await outcomes.getRun(data.runId);
+      const counts = run?.counts;
+      logger.info({ counts, itemJobs: added }, 'snapshot run fanned out');
+      if (counts !== undefined && counts.queued === 0 && counts.running === 0) {
+        const status = await outcomes.finishRun(data.runId);
+        logger.info({ status, counts }, 'snapshot run finished: nothing to wait for');
+        return { runId: data.runId, status };
+      }
+      return { runId: data.runId, itemJobs: added };
+    } catch (error) {
+      return this.fail(job, token, data.runId, error, logger, signal);
+    }
+  }
+
+  /** Resolves retention and targets, and records one item per target. */
+  private async resolveAndRecord(
+    runId: string,
+    definition: SnapshotDefinition,
+    logger: Logger,
+    signal: AbortSignal | undefined,
+  ): Promise<ResolvedRetention> {
+    const { platform, outcomes } = this.dependencies;
+    const retention = await resolveRetention(definition, platform, signal);
+    if (retention.keepForever) {
+      logger.warn(
+        { definitionId: definition.id },
+        'KEEP FOREVER: this run takes snapshots without a retention SLA Domain; a workload without ' +
+          'an SLA Domain of its own keeps them forever (keepForever: true in the definition)',
+      );
+    }
+    const targets = await resolveTargets(definition.targets, platform, signal);
+
+    const updates: [string, ItemUpdate][] = [];
+    for (const unknown of targets.unknownIds) {
+      updates.push([
+        unknown.id,
+        {
+          status: 'failed',
+          target: unknown.id,
+          action: 'snapshot',
+          errorCode: 'NOT_FOUND',
+          errorMessage: unknown.message,
+          reason: 'the definition lists this workload id, but the platform does not know it',
+          finishedAt: new Date(),
+        },
+      ]);
+    }
+    for (const workload of targets.workloads) {
+      const common = {
+        target: workload.id,
+        targetName: workload.name,
+        targetType: workload.type,
+        action: 'snapshot',
+      };
+      updates.push([
+        workload.id,
+        isSnapshotCapable(workload.type)
+          ? { status: 'queued', ...common }
+          : {
+              status: 'skipped',
+              ...common,
+              reason: `on-demand snapshots are supported only for VSPHERE_VM and MSSQL_DATABASE, not ${workload.type}; never triggered`,
+              finishedAt: new Date(),
+            },
+      ]);
+    }
+    for (let index = 0; index < updates.length; index += BATCH) {
+      await Promise.all(
+        updates
+          .slice(index, index + BATCH)
+          .map(([key, update]) => outcomes.recordItem(runId, key, update)),
+      );
+    }
+    logger.info(
+      {
+        workloads: targets.workloads.length,
+        unknownIds: targets.unknownIds.length,
+        slaDomainId: retention.slaDomainId,
+      },
+      'snapshot targets resolved and recorded',
+    );
+    return retention;
+  }
+
+  /** Adds a `snapshot-item` job for every item still queued or running (idempotent by job id). */
+  private async addItemJobs(
+    data: RunJobData & { definition: SnapshotDefinition },
+    slaDomainId: string | null,
+  ): Promise<number> {
+    const queue = this.dependencies.queues.queue('snapshot');
+    const maxWaitMs = parseDuration(data.definition.maxWait) ?? 6 * 3_600_000;
+    let batch: { name: string; data: SnapshotItemData; opts: { jobId: string } }[] = [];
+    let added = 0;
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) return;
+      await queue.addBulk(batch);
+      added += batch.length;
+      batch = [];
+    };
+    for await (const item of this.queries.items({
+      runId: data.runId,
+      statuses: ['queued', 'running'],
+    })) {
+      batch.push({
+        name: SNAPSHOT_ITEM_JOB_NAME,
+        data: {
+          runId: data.runId,
+          definitionId: data.definitionId,
+          workloadId: item.target ?? item.itemKey,
+          workloadName: item.targetName ?? '',
+          workloadType: item.targetType ?? 'UNKNOWN',
+          slaDomainId,
+          maxWaitMs,
+        },
+        opts: { jobId: itemJobId(data.runId, item.itemKey) },
+      });
+      if (batch.length >= BATCH) await flush();
+    }
+    await flush();
+    return added;
+  }
+
+  /**
+   * A run that cannot go on: shutdown leaves it delayed; a permanent failure (or the last
+   * attempt of a transient one) finishes the run as failed with the reason; a transient one is
+   * retried by the queue.
+   */
+  private async fail(
+    job: Job,
+    token: string | undefined,
+    runId: string,
+    error: unknown,
+    logger: Logger,
+    signal: AbortSignal | undefined,
+  ): Promise<never> {
+    if (signal?.aborted === true) {
+      logger.info('shutting down: the run job resumes later');
+      return continueStepAt(job, token, Date.now() + RESUME_AFTER_SHUTDOWN_MS);
+    }
+    const permanent =
+      error instanceof RunConfigurationError ||
+      error instanceof z.ZodError ||
+      !isTransientFailure(error);
+    const facts =
+      error instanceof RunConfigurationError
+        ? { errorCode: error.code, errorMessage: error.message }
+        : failureFacts(error);
+    if (permanent || isLastAttempt(job)) {
+      await this.dependencies.outcomes.finishRun(runId, { status: 'failed', ...facts });
+      logger.error({ ...facts, permanent }, 'snapshot run failed');
+      throw new UnrecoverableError(facts.errorMessage);
+    }
+    logger.warn({ ...facts }, 'snapshot run failed for now; it will be retried');
+    throw error;
+  }
+}

@@ -1,0 +1,206 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log/logger.js';
+import type { RequestGate } from '../platform/http/request-gate.js';
+import { acquireScript, rateLimitedScript } from './request-gate-scripts.js';
+
+export interface SharedRequestGateOptions {
+  /** A connection that waits out a Redis outage (`createRedisConnection(..., 'worker')`). */
+  readonly redis: Redis;
+  /** `redis.prefix`: the gate's key is `<prefix>:platform-gate`. */
+  readonly prefix: string;
+  /** The rate all processes together stay under (`platform.requestsPerSecond`). */
+  readonly requestsPerSecond: number;
+  /** Requests that may go at once after a quiet spell; a quarter of a second's worth by default. */
+  readonly burst?: number;
+  /** Everyone pauses this long after a 429 (500 ms), doubled for each further wave, capped. */
+  readonly penaltyMs?: number;
+  readonly maxPenaltyMs?: number;
+  /** After a 429 the rate is halved, then recovers linearly over this long (30 s). */
+  readonly recoveryMs?: number;
+  readonly logger: Logger;
+}
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (reason: unknown) => void;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
+}
+
+/** State older than this is forgotten (the bucket refills anyway within a second). */
+const STATE_TTL_MS = 3_600_000;
+/** Pause after a Redis error before trying again. */
+const REDIS_RETRY_MS = 500;
+
+/** The gate was closed (the process is shutting down) while a request waited for it. */
+export class RequestGateClosedError extends Error {
+  override readonly name = 'RequestGateClosedError';
+}
+
+/**
+ * The platform request gate shared by every worker process through Redis: one token bucket
+ * (an atomic Lua script on Redis's clock) at `platform.requestsPerSecond` for all of them
+ * together, and one slow-down after a 429, whichever process saw it (see request-gate-scripts.ts).
+ *
+ * Within a process, callers queue first come, first served and one of them at a time asks Redis,
+ * so a process with 50 jobs waiting sends one script call per granted request, not 50. Nothing is
+ * reserved ahead: a caller told to wait asks again, so a 429 recorded meanwhile by another
+ * process stops it too.
+ */
+export class SharedRequestGate implements RequestGate {
+  private readonly key: string;
+  private readonly burst: number;
+  private readonly penaltyMs: number;
+  private readonly maxPenaltyMs: number;
+  private readonly recoveryMs: number;
+  private readonly waiters: Waiter[] = [];
+  private pumping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private wake: (() => void) | undefined;
+  /** Set at once on a 429 seen here, before Redis confirms it, so this process stops first. */
+  private localPauseUntil = 0;
+  private lastEpochLogged = 0;
+  private lastRedisErrorLogged = 0;
+  private closed = false;
+
+  constructor(private readonly options: SharedRequestGateOptions) {
+    if (!(options.requestsPerSecond > 0)) throw new RangeError('requestsPerSecond must be > 0');
+    this.key = `${options.prefix}:platform-gate`;
+    this.burst = Math.max(1, options.burst ?? Math.floor(options.requestsPerSecond / 4));
+    this.penaltyMs = options.penaltyMs ?? 500;
+    this.maxPenaltyMs = options.maxPenaltyMs ?? 8_000;
+    this.recoveryMs = options.recoveryMs ?? 30_000;
+  }
+
+  acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    if (this.closed)
+      return Promise.reject(new RequestGateClosedError('the request gate is closed'));
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          const index = this.waiters.indexOf(waiter);
+          if (index >= 0) this.waiters.splice(index, 1);
+          reject(signal?.reason as Error);
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.waiters.push(waiter);
+      void this.pump();
+    });
+  }
+
+  rateLimited(): void {
+    if (this.closed) return;
+    this.localPauseUntil = Math.max(this.localPauseUntil, Date.now() + this.penaltyMs);
+    rateLimitedScript
+      .run(
+        this.options.redis,
+        [this.key],
+        [
+          this.options.requestsPerSecond,
+          this.penaltyMs,
+          this.maxPenaltyMs,
+          this.recoveryMs,
+          STATE_TTL_MS,
+        ],
+      )
+      .then((reply) => {
+        const [pauseMs = 0, epoch = 0] = (reply as number[]).map(Number);
+        if (pauseMs > 0) {
+          this.lastEpochLogged = Math.max(this.lastEpochLogged, epoch);
+          this.options.logger.warn(
+            { pauseMs, epoch, source: 'this process' },
+            'platform rate limit (429): every worker pauses, then slows down',
+          );
+        }
+      })
+      .catch((error: unknown) => this.logRedisError(error));
+  }
+
+  /** Rejects every waiting caller; later calls to `acquire` fail at once. */
+  close(): void {
+    this.closed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.wake?.();
+    for (const waiter of this.waiters.splice(0)) {
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(new RequestGateClosedError('the request gate closed while a request waited'));
+    }
+  }
+
+  /** Serves the queue head by head; one instance runs at a time. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.waiters.length > 0 && !this.closed) {
+        const localWait = this.localPauseUntil - Date.now();
+        if (localWait > 0) {
+          await this.sleep(localWait);
+          continue;
+        }
+        let waitMs: number;
+        try {
+          waitMs = await this.takeToken();
+        } catch (error) {
+          this.logRedisError(error);
+          await this.sleep(REDIS_RETRY_MS);
+          continue;
+        }
+        if (waitMs > 0) {
+          await this.sleep(waitMs);
+          continue;
+        }
+        const waiter = this.waiters.shift();
+        if (waiter === undefined) break; // every caller gave up meanwhile: the token is lost
+        waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        waiter.resolve();
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private async takeToken(): Promise<number> {
+    const reply = (await acquireScript.run(
+      this.options.redis,
+      [this.key],
+      [this.options.requestsPerSecond, this.burst, this.recoveryMs, STATE_TTL_MS],
+    )) as number[];
+    const [waitMs = 0, paused = 0, epoch = 0, slowed = 0] = reply.map(Number);
+    if (slowed === 1 && epoch > this.lastEpochLogged) {
+      // Another process saw the 429: this one is paused, or slowed down while the rate recovers.
+      this.lastEpochLogged = epoch;
+      this.options.logger.warn(
+        { pauseMs: paused === 1 ? waitMs : 0, epoch, source: 'another process' },
+        'platform rate limit (429): every worker pauses, then slows down',
+      );
+    }
+    return waitMs;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.wake = undefined;
+        resolve();
+      }, ms);
+    });
+  }
+
+  private logRedisError(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastRedisErrorLogged < 30_000) return;
+    this.lastRedisErrorLogged = now;
+    this.options.logger.warn(
+      { err: { message: error instanceof Error ? error.message : String(error) } },
+      'request gate: Redis did not answer; platform requests wait',
+    );
+  }
+}

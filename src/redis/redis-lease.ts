@@ -1,0 +1,126 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { RedisScript } from './redis-script.js';
+
+/**
+ * Takes the lease for `owner`: set when free, extended when `owner` already holds it (the same
+ * logical task retried after its process died). KEYS: lease. ARGV: owner, leaseMs.
+ * Returns 1 when `owner` holds it now, 0 when someone else does.
+ */
+const acquireScript = new RedisScript(
+  'paw-lease-acquire',
+  `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`,
+);
+
+/** Extends the lease if `owner` still holds it. KEYS: lease. ARGV: owner, leaseMs. */
+const renewScript = new RedisScript(
+  'paw-lease-renew',
+  `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`,
+);
+
+/** Deletes the lease if `owner` holds it. KEYS: lease. ARGV: owner. */
+const releaseScript = new RedisScript(
+  'paw-lease-release',
+  `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1
+`,
+);
+
+/** The lease stayed held by someone else for the whole wait. Retryable: try again later. */
+export class LeaseBusyError extends Error {
+  override readonly name = 'LeaseBusyError';
+  constructor(
+    readonly key: string,
+    readonly waitedMs: number,
+  ) {
+    super(`${key} is held by another task (waited ${Math.round(waitedMs / 1000)} s); will retry`);
+  }
+}
+
+export interface LeaseOptions {
+  /** How long the lease lasts without renewal; it is renewed every third of this while held. */
+  readonly leaseMs: number;
+  /** How long to wait for a lease someone else holds before giving up with LeaseBusyError. */
+  readonly waitMs: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Runs `work` while holding a Redis lease on `key` for `owner`, so that tasks which read state
+ * on the platform and then change it (pause an SLA Domain, rotate a secret) take turns. The lease
+ * expires by itself when its holder dies; while `work` runs it is renewed. A task retried after
+ * its process died passes the same `owner` and takes its own lease over at once instead of
+ * waiting for it to expire.
+ *
+ * A lease is not a proof of exclusivity (a process stalled past its lease can wake up), so the
+ * work it protects is still written to be safe to repeat.
+ */
+export async function withLease<T>(
+  redis: Redis,
+  key: string,
+  owner: string,
+  options: LeaseOptions,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = Date.now();
+  let pauseMs = 50;
+  while (!(await acquire(redis, key, owner, options.leaseMs))) {
+    const waited = Date.now() - started;
+    if (waited >= options.waitMs) throw new LeaseBusyError(key, waited);
+    await sleep(Math.min(pauseMs, options.waitMs - waited), undefined, {
+      signal: options.signal,
+    });
+    pauseMs = Math.min(pauseMs * 2, 1_000);
+  }
+  return holding(redis, key, owner, options.leaseMs, work);
+}
+
+/** Takes the lease only if it is free (or already `owner`'s); returns `ran: false` at once otherwise. */
+export async function tryWithLease<T>(
+  redis: Redis,
+  key: string,
+  owner: string,
+  leaseMs: number,
+  work: () => Promise<T>,
+): Promise<{ readonly ran: true; readonly value: T } | { readonly ran: false }> {
+  if (!(await acquire(redis, key, owner, leaseMs))) return { ran: false };
+  return { ran: true, value: await holding(redis, key, owner, leaseMs, work) };
+}
+
+async function acquire(redis: Redis, key: string, owner: string, leaseMs: number) {
+  return (await acquireScript.run(redis, [key], [owner, leaseMs])) === 1;
+}
+
+/** Runs `work` with the lease held (renewed every third of its length), then releases it. */
+async function holding<T>(
+  redis: Redis,
+  key: string,
+  owner: string,
+  leaseMs: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  const renewal = setInterval(
+    () => {
+      renewScript.run(redis, [key], [owner, leaseMs]).catch(() => undefined);
+    },
+    Math.max(100, Math.floor(leaseMs / 3)),
+  );
+  renewal.unref();
+  try {
+    return await work();
+  } finally {
+    clearInterval(renewal);
+    await releaseScript.run(redis, [key], [owner]).catch(() => undefined);
+  }
+}

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/**
+ * A Lua script run with EVALSHA, falling back to EVAL the first time a server has not seen it
+ * (NOSCRIPT). Scripts are how paw makes a read-check-write on several keys atomic.
+ *
+ * Keys a script builds from a prefix (rather than receiving in KEYS) must share the prefix's
+ * hash tag on Redis Cluster; paw's prefixes do when written as `{paw}`.
+ */
+export class RedisScript {
+  private readonly sha: string;
+
+  constructor(
+    readonly name: string,
+    private readonly lua: string,
+  ) {
+    this.sha = createHash('sha1').update(lua).digest('hex');
+  }
+
+  async run(
+    redis: Redis,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return redis.eval(this.lua, keys.length, ...keys, ...args);
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import type { JobDefinition } from '../definitions/job-definition.js';
+import type { Logger } from '../log/logger.js';
+import type { OutcomeStore } from '../outcomes/outcome-store.js';
+import type { OutcomeStatus, RunTrigger } from '../outcomes/outcome-status.js';
+import { formatDuration } from '../time/duration.js';
+import { runIdFor } from '../queue/run-id.js';
+import type { RunProducer } from '../queue/run-producer.js';
+
+/** What a fire came to. */
+export interface FireResult {
+  readonly runId: string;
+  /**
+   * - `enqueued`: a new run, its job added;
+   * - `re-enqueued`: the run existed, still queued (its first handler died before or after
+   *   adding the job): the job was added again, which BullMQ ignores if it exists;
+   * - `skipped`: the previous run of the definition is still active (overlap `skip`);
+   * - `missed`: too late, even for the catch-up window;
+   * - `exists`: another handler already did it.
+   */
+  readonly result: 'enqueued' | 're-enqueued' | 'skipped' | 'missed' | 'exists';
+  /** The run's status after the fire. */
+  readonly status: OutcomeStatus;
+  readonly reason?: string;
+}
+
+/**
+ * Turns a fire into a run: records it in the outcome store and enqueues its job, or records it
+ * as skipped (overlap) or missed. Every step can be repeated by another replica for the same
+ * fire: the run id is derived from the definition and the fire time, the run is created only
+ * if absent, and the job id is the run id. Used by the scheduler and by `paw run`.
+ */
+export class RunFirer {
+  constructor(
+    private readonly store: OutcomeStore,
+    private readonly producer: RunProducer,
+    private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Fires `definition` for `fireTime`. With overlap `skip` (and `ignoreOverlap` unset), a fire
+   * whose previous run is still queued or running is recorded as skipped instead.
+   */
+  async fire(
+    definition: JobDefinition,
+    fireTime: Date,
+    trigger: RunTrigger,
+    options: { readonly ignoreOverlap?: boolean } = {},
+  ): Promise<FireResult> {
+    const runId = runIdFor(definition.id, fireTime, trigger);
+    const base = { runId, definitionId: definition.id, kind: definition.kind, fireTime, trigger };
+
+    if (definition.schedule.overlap === 'skip' && options.ignoreOverlap !== true) {
+      const previous = await this.store.activeRunBefore(definition.id, fireTime);
+      if (previous !== undefined && previous.runId !== runId) {
+        const reason = `the previous run ${previous.runId} is still ${previous.status} (overlap: skip)`;
+        const { created, status } = await this.store.createRun({
+          ...base,
+          status: 'skipped',
+          reason,
+        });
+        if (created) return this.report({ runId, result: 'skipped', status, reason }, trigger);
+        return this.afterExisting(definition, runId, fireTime, trigger, status);
+      }
+    }
+
+    const { created, status } = await this.store.createRun({ ...base, status: 'queued' });
+    if (!created) return this.afterExisting(definition, runId, fireTime, trigger, status);
+    await this.enqueue(definition, runId, fireTime, trigger);
+    return this.report({ runId, result: 'enqueued', status }, trigger);
+  }
+
+  /** Records a fire handled too late to run (`lateByMs` after its time) as missed. */
+  async recordMissed(
+    definition: JobDefinition,
+    fireTime: Date,
+    lateByMs: number,
+  ): Promise<FireResult> {
+    const runId = runIdFor(definition.id, fireTime, 'catch-up');
+    const reason =
+      `no scheduler handled it until ${formatDuration(lateByMs)} after its time, ` +
+      `outside the catch-up window (${definition.schedule.catchUp})`;
+    const { created, status } = await this.store.createRun({
+      runId,
+      definitionId: definition.id,
+      kind: definition.kind,
+      fireTime,
+      trigger: 'catch-up',
+      status: 'missed',
+      reason,
+    });
+    return this.report(
+      created ? { runId, result: 'missed', status, reason } : { runId, result: 'exists', status },
+      'catch-up',
+    );
+  }
+
+  private async afterExisting(
+    definition: JobDefinition,
+    runId: string,
+    fireTime: Date,
+    trigger: RunTrigger,
+    status: OutcomeStatus,
+  ): Promise<FireResult> {
+    if (status !== 'queued') return this.report({ runId, result: 'exists', status }, trigger);
+    await this.enqueue(definition, runId, fireTime, trigger);
+    return this.report({ runId, result: 're-enqueued', status }, trigger);
+  }
+
+  private async enqueue(
+    definition: JobDefinition,
+    runId: string,
+    fireTime: Date,
+    trigger: RunTrigger,
+  ): Promise<void> {
+    await this.producer.enqueueRun({
+      runId,
+      definitionId: definition.id,
+      kind: definition.kind,
+      fireTime: fireTime.toISOString(),
+      trigger,
+      enqueuedAt: this.clock().toISOString(),
+      definition,
+    });
+  }
+
+  private report(result: FireResult, trigger: RunTrigger): FireResult {
+    const level = result.result === 'missed' || result.result === 'skipped' ? 'warn' : 'info';
+    this.logger[level](
+      {
+        runId: result.runId,
+        trigger,
+        result: result.result,
+        ...(result.reason === undefined ? {} : { reason: result.reason }),
+      },
+      `fire ${result.result}`,
+    );
+    return result;
+  }
+}

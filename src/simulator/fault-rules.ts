@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { OPERATION_IDS } from './operation-ids.js';
+
+const probability = z.number().min(0).max(1);
+
+/** Added latency: a fixed delay, a uniform range, or a lognormal distribution (milliseconds). */
+export const latencySchema = z.union([
+  z.strictObject({ fixedMs: z.number().min(0).max(600_000) }),
+  z
+    .strictObject({ minMs: z.number().min(0), maxMs: z.number().min(0).max(600_000) })
+    .refine((range) => range.minMs <= range.maxMs, 'minMs must not exceed maxMs'),
+  z.strictObject({ medianMs: z.number().min(0).max(600_000), sigma: z.number().min(0).max(5) }),
+]);
+
+/**
+ * The faults injected into one operation (or into every operation, as the default). The rates
+ * are probabilities of mutually exclusive outcomes drawn once per request, so they must add up
+ * to at most 1; latency is added before any of them.
+ */
+export const faultRuleSchema = z
+  .strictObject({
+    latency: latencySchema.optional(),
+    /** Answer with one of `errorStatuses` (an error body in the operation's own format). */
+    errorRate: probability.default(0),
+    errorStatuses: z
+      .array(z.union([z.literal(500), z.literal(502), z.literal(503)]))
+      .min(1)
+      .default([500, 502, 503]),
+    /** Destroy the connection without answering. */
+    resetRate: probability.default(0),
+    /** Never answer (until the client gives up or the simulator stops). */
+    hangRate: probability.default(0),
+    /** Answer the real status with a truncated, unparseable body. */
+    malformedRate: probability.default(0),
+    /** Answer the gateway's bare 429, as if the rate limit had been hit. */
+    tooManyRequestsRate: probability.default(0),
+    /**
+     * Stop after this many injected faults (latency aside): `{ tooManyRequestsRate: 1, times: 5 }`
+     * is a burst of five 429s. Read back, it is the number left.
+     */
+    times: z.number().int().min(0).optional(),
+  })
+  .refine(
+    (rule) =>
+      rule.errorRate +
+        rule.resetRate +
+        rule.hangRate +
+        rule.malformedRate +
+        rule.tooManyRequestsRate <=
+      1 + 1e-9,
+    'errorRate, resetRate, hangRate, malformedRate and tooManyRequestsRate must add up to at most 1',
+  );
+
+/** The whole fault configuration: `--faults FILE`, `PUT /_sim/faults`, `options.faults`. */
+export const faultsSchema = z.strictObject({
+  /** Applies to every operation that has no rule of its own. */
+  default: faultRuleSchema.optional(),
+  /** Per operationId (see operation-ids.ts). */
+  operations: z.partialRecord(z.enum(OPERATION_IDS), faultRuleSchema).default({}),
+});
+
+export type FaultRule = z.output<typeof faultRuleSchema>;
+export type FaultRuleInput = z.input<typeof faultRuleSchema>;
+export type Faults = z.output<typeof faultsSchema>;
+export type FaultsInput = z.input<typeof faultsSchema>;
+export type Latency = z.output<typeof latencySchema>;

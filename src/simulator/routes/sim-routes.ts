@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { faultsSchema } from '../fault-rules.js';
+import { simulatorFixtures } from '../fixtures.js';
+import { jobStatusLinkSchema } from '../job-status-link.js';
+import { CONNECTION_STATES } from '../records.js';
+import type { ZodApp } from '../route-config.js';
+import type { SimulatorState } from '../simulator-state.js';
+import { statsReport } from '../stats-report.js';
+
+/** Thrown by `/_sim` handlers; answered as `{ "error": message }`. */
+export class SimRouteError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * `/_sim/*`: introspection and run-time controls for tests and demos. Not part of the platform:
+ * never authenticated, rate limited or faulted (its routes carry no operationId).
+ */
+export function registerSimRoutes(app: ZodApp, state: SimulatorState): void {
+  const hide = { hide: true } as const;
+
+  app.get('/_sim/fixtures', { schema: hide }, async () => simulatorFixtures(state));
+
+  app.get('/_sim/stats', { schema: hide }, async () => statsReport(state));
+  app.delete('/_sim/stats', { schema: hide }, async (_request, reply) => {
+    state.stats.reset();
+    return reply.code(204).send();
+  });
+
+  app.get('/_sim/faults', { schema: hide }, async () => state.faults.get());
+  app.put('/_sim/faults', { schema: { ...hide, body: faultsSchema } }, async (request) => {
+    state.faults.set(request.body);
+    return state.faults.get();
+  });
+
+  app.get('/_sim/issued-secrets', { schema: hide }, async () => state.secrets.snapshot());
+
+  app.get('/_sim/job-status-link', { schema: hide }, async () => state.jobStatusLink);
+  app.put(
+    '/_sim/job-status-link',
+    { schema: { ...hide, body: jobStatusLinkSchema } },
+    async (request) => {
+      state.jobStatusLink = request.body;
+      return state.jobStatusLink;
+    },
+  );
+
+  const rateLimitBody = z.strictObject({
+    requestsPerSecond: z.number().min(0).max(1_000_000),
+    burst: z.number().positive().optional(),
+  });
+  const rateLimitView = () => ({
+    requestsPerSecond: state.rateLimiter.requestsPerSecond,
+    burst: state.rateLimiter.burst,
+  });
+  app.get('/_sim/rate-limit', { schema: hide }, async () => rateLimitView());
+  app.put('/_sim/rate-limit', { schema: { ...hide, body: rateLimitBody } }, async (request) => {
+    state.rateLimiter.configure(request.body.requestsPerSecond, request.body.burst);
+    return rateLimitView();
+  });
+
+  app.put(
+    '/_sim/clusters/:clusterId/connection-state',
+    {
+      schema: {
+        ...hide,
+        params: z.object({ clusterId: z.string() }),
+        body: z.strictObject({ connectionState: z.enum(CONNECTION_STATES) }),
+      },
+    },
+    async (request) => {
+      const cluster = state.inventory.cluster(request.params.clusterId);
+      if (cluster === undefined)
+        throw new SimRouteError(404, `cluster ${request.params.clusterId} not found`);
+      cluster.connectionState = request.body.connectionState;
+      return { id: cluster.id, name: cluster.name, connectionState: cluster.connectionState };
+    },
+  );
+
+  app.put(
+    '/_sim/workloads/:workloadId/sla-domain',
+    {
+      schema: {
+        ...hide,
+        params: z.object({ workloadId: z.string() }),
+        body: z.strictObject({ slaDomainId: z.string().nullable() }),
+      },
+    },
+    async (request) => {
+      const workload = state.inventory.workload(request.params.workloadId);
+      if (workload === undefined)
+        throw new SimRouteError(404, `workload ${request.params.workloadId} not found`);
+      const { slaDomainId } = request.body;
+      const domain = slaDomainId === null ? null : state.slaDomains.get(slaDomainId);
+      if (domain === undefined)
+        throw new SimRouteError(404, `SLA Domain ${String(slaDomainId)} not found`);
+      // A back door: no type check, like an administrator fixing things by hand.
+      state.slaDomains.setProtection(workload, domain);
+      return { id: workload.id, slaDomainId: workload.slaDomainId };
+    },
+  );
+}

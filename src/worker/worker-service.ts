@@ -1,0 +1,196 @@
+import { Worker, type Job } from 'bullmq';
+import type { Settings } from '../config/settings-schema.js';
+import type { JobKind } from '../definitions/job-definition.js';
+import { CrashPoints } from '../lifecycle/crash-points.js';
+import type { Shutdown } from '../lifecycle/shutdown.js';
+import type { Logger } from '../log/logger.js';
+import type { OutcomeObserver } from '../outcomes/outcome-observer.js';
+import { OutcomeStore } from '../outcomes/outcome-store.js';
+import { createPlatformClient, type PlatformClient } from '../platform/platform-client.js';
+import type { PlatformObserver } from '../platform/platform-observer.js';
+import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
+import { RunQueues, queueNameOf, workerOptionsFor } from '../queue/run-queues.js';
+import { SharedRequestGate } from '../queue/shared-request-gate.js';
+import { observeJob, type JobObserver } from './job-observer.js';
+import type { KindProcessor, WorkerDependencies } from './kind-processor.js';
+import { PROCESSOR_FACTORIES, type ProcessorFactories } from './processor-registry.js';
+import { resolveWorkerKinds } from './worker-kinds.js';
+
+export interface WorkerServiceOptions {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  /**
+   * Every resource opened is registered here, in order, to be released in reverse: workers
+   * first (stop taking jobs, drain, abort after the grace period), then the queues, the platform
+   * client (revokes the session), the request gate and Redis.
+   */
+  readonly shutdown: Shutdown;
+  /** The kinds to run (`--kinds`); every kind with a processor when absent. */
+  readonly kinds?: readonly string[];
+  /** Kind → processor factory; the registry (processor-registry.ts) by default. */
+  readonly factories?: ProcessorFactories;
+  /** Told what the workers do (metrics, run-end notifications); see src/ops/. */
+  readonly observers?: WorkerObservers;
+}
+
+/** The observers a worker process reports to: none of them may fail the work they observe. */
+export interface WorkerObservers {
+  /** Every platform request attempt and token refresh. */
+  readonly platform?: PlatformObserver;
+  /** Run ends and items reaching a final status, as the outcome store records them. */
+  readonly outcomes?: OutcomeObserver;
+  /** Every processor call and how it ended. */
+  readonly jobs?: JobObserver;
+}
+
+export interface WorkerService {
+  readonly kinds: readonly JobKind[];
+  /** The queue each kind's Worker takes jobs from. */
+  readonly queues: ReadonlyMap<JobKind, string>;
+  /** The workers' platform client (for readiness checks; the service closes it). */
+  readonly platform: PlatformClient;
+}
+
+/**
+ * Starts a worker process's workers: opens the dependencies every processor shares (Redis, the
+ * shared request gate, the platform client, the queues, the outcome store, the crash points),
+ * and runs one BullMQ Worker per kind with that kind's processor. Used by `paw worker` and
+ * `paw start`. Stopping is the shutdown's job (see {@link WorkerServiceOptions.shutdown}).
+ */
+export async function startWorkerService(options: WorkerServiceOptions): Promise<WorkerService> {
+  const { settings, shutdown } = options;
+  const logger = options.logger;
+  const factories = options.factories ?? PROCESSOR_FACTORIES;
+  const kinds = resolveWorkerKinds(options.kinds, factories);
+
+  const redis = createRedisConnection(settings.redis, 'worker', logger);
+  shutdown.add('redis (worker)', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  await connectRedis(redis, settings.redis.url);
+
+  const crashPoints = new CrashPoints(settings.debug.crashAt);
+  if (settings.debug.crashAt.length > 0) {
+    logger.warn(
+      { crashAt: settings.debug.crashAt },
+      'crash points armed: this process kills itself there (testing only)',
+    );
+  }
+
+  const gate = new SharedRequestGate({
+    redis,
+    prefix: settings.redis.prefix,
+    requestsPerSecond: settings.platform.requestsPerSecond,
+    logger,
+  });
+  shutdown.add('request gate', () => gate.close());
+
+  const observers = options.observers ?? {};
+  const platform = await createPlatformClient({
+    settings,
+    logger,
+    requestGate: gate,
+    ...(observers.platform === undefined ? {} : { observer: observers.platform }),
+  });
+  shutdown.add('platform client', () => platform.close());
+
+  const queues = new RunQueues(redis, settings);
+  shutdown.add('queues (worker)', () => queues.close());
+  await queues.applyGlobalConcurrency();
+
+  const dependencies: WorkerDependencies = {
+    settings,
+    logger,
+    platform,
+    outcomes: new OutcomeStore(redis, settings.redis.prefix, undefined, observers.outcomes),
+    queues,
+    redis,
+    shutdownSignal: shutdown.signal,
+    crashPoints,
+  };
+
+  const workers: Worker[] = [];
+  const recoveries: Promise<void>[] = [];
+  const startRecovery = (kind: JobKind, processor: KindProcessor): void => {
+    if (processor.recover === undefined) return;
+    const recovery = processor.recover(shutdown.signal).catch((error: unknown) => {
+      logger.error(
+        { kind, err: { message: error instanceof Error ? error.message : String(error) } },
+        'start-up recovery failed; the worker runs on',
+      );
+    });
+    recoveries.push(recovery);
+  };
+  const processors: [JobKind, KindProcessor][] = [];
+  const queueNames = new Map<JobKind, string>();
+  for (const kind of kinds) {
+    const factory = factories[kind];
+    if (factory === undefined) continue; // resolveWorkerKinds only returns kinds with one
+    const processor = factory(dependencies);
+    processors.push([kind, processor]);
+    const queueName = queueNameOf(settings.queues, kind);
+    queueNames.set(kind, queueName);
+    const worker = new Worker(
+      queueName,
+      // Three parameters: BullMQ gives a processor that takes them an AbortSignal per job.
+      (job: Job, token: string | undefined, signal?: AbortSignal) =>
+        observeJob(observers.jobs, kind, job, () => processor.process(job, token, signal)),
+      {
+        ...workerOptionsFor(settings, kind, redis),
+        lockDuration: settings.worker.lockDurationMs,
+        stalledInterval: settings.worker.stalledIntervalMs,
+        maxStalledCount: settings.worker.maxStalledCount,
+        autorun: false,
+      },
+    );
+    worker.on('error', (error) => {
+      logger.error({ kind, err: { message: error.message } }, 'worker error');
+    });
+    worker.on('failed', (job, error) => {
+      logger.warn(
+        {
+          kind,
+          jobId: job?.id,
+          job: job?.name,
+          attemptsMade: job?.attemptsMade,
+          err: { name: error.name, message: error.message },
+        },
+        'job failed',
+      );
+    });
+    worker.on('stalled', (jobId) => {
+      logger.warn({ kind, jobId }, 'job stalled (its worker died?): it runs again');
+    });
+    workers.push(worker);
+  }
+
+  shutdown.add('workers', async (graceExpired) => {
+    const abortActive = (): void => {
+      logger.warn(
+        { graceMs: settings.worker.shutdownGraceMs },
+        'grace period over: aborting active jobs (they will be retried)',
+      );
+      for (const worker of workers) worker.cancelAllJobs('shutdown: grace period over');
+    };
+    if (graceExpired.aborted) abortActive();
+    else graceExpired.addEventListener('abort', abortActive, { once: true });
+    try {
+      // close() stops taking jobs at once and resolves when the active ones have ended.
+      await Promise.all([...workers.map((worker) => worker.close()), ...recoveries]);
+    } finally {
+      graceExpired.removeEventListener('abort', abortActive);
+    }
+  });
+
+  for (const worker of workers) {
+    worker.run().catch((error: unknown) => {
+      logger.error(
+        { err: { message: error instanceof Error ? error.message : String(error) } },
+        'worker stopped unexpectedly',
+      );
+    });
+  }
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  for (const [kind, processor] of processors) startRecovery(kind, processor);
+  return { kinds, queues: queueNames, platform };
+}

@@ -1,0 +1,169 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const PAW = new URL('../../bin/paw.js', import.meta.url).pathname;
+
+interface Running {
+  readonly child: ChildProcessWithoutNullStreams;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<number | null>;
+}
+
+function runPaw(args: readonly string[]): Running {
+  const child = spawn(process.execPath, [PAW, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const running: Running = {
+    child,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+  };
+  child.stdout.on('data', (chunk: Buffer) => (running.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (running.stderr += chunk.toString()));
+  return running;
+}
+
+async function waitForOutput(
+  running: Running,
+  pattern: RegExp,
+  timeoutMs = 45_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = running.stdout.match(pattern);
+    if (match !== null) return match;
+    if (running.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(
+        `paw sim did not print ${String(pattern)}; stdout: ${running.stdout}; stderr: ${running.stderr}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('paw sim', () => {
+  let directory: string;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'paw-sim-'));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  it('prints its base URL, writes the credentials file (0600) and stops cleanly on SIGTERM', async () => {
+    const credentials = join(directory, 'sa.json');
+    const running = runPaw([
+      'sim',
+      '--port',
+      '0',
+      '--seed',
+      '7',
+      '--workloads',
+      '20',
+      '--credentials-out',
+      credentials,
+    ]);
+    const [, baseUrl] = await waitForOutput(
+      running,
+      /listening on (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*Ctrl-C/,
+    );
+    expect((await stat(credentials)).mode & 0o777).toBe(0o600);
+    const file = JSON.parse(await readFile(credentials, 'utf8')) as Record<string, string>;
+    expect(Object.keys(file).sort()).toEqual([
+      'access_token_uri',
+      'client_id',
+      'client_secret',
+      'name',
+    ]);
+    expect(file['access_token_uri']).toBe(`${baseUrl ?? ''}/api/client_token`);
+    // The secret is in the file, never on the terminal.
+    expect(running.stdout).not.toContain(file['client_secret']);
+    expect(running.stderr).not.toContain(file['client_secret']);
+
+    const token = await request(file['access_token_uri'] ?? '', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: file['client_id'] ?? '',
+        client_secret: file['client_secret'] ?? '',
+        grant_type: 'client_credentials',
+      }).toString(),
+    });
+    expect(token.statusCode).toBe(200);
+    await token.body.dump();
+
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    await expect(request(`${baseUrl ?? ''}/_sim/stats`)).rejects.toThrow();
+  });
+
+  it('takes a --config file, --faults and flags, and prints the fixtures with --json', async () => {
+    const config = join(directory, 'sim.yaml');
+    await writeFile(
+      config,
+      'seed: 3\nworkloads: 15\ntimeScale: 60\nrateLimit:\n  requestsPerSecond: 7\n',
+    );
+    const faults = join(directory, 'faults.yaml');
+    await writeFile(
+      faults,
+      'operations:\n  getWorkload:\n    errorRate: 0.25\n    errorStatuses: [503]\n',
+    );
+    const running = runPaw([
+      'sim',
+      '--config',
+      config,
+      '--faults',
+      faults,
+      '--port',
+      '0',
+      '--workloads',
+      '12',
+      '--json',
+    ]);
+    await waitForOutput(running, /\n/);
+    const fixtures = JSON.parse(running.stdout) as {
+      baseUrl: string;
+      seed: number;
+      timeScale: number;
+      workloads: { count: number };
+    };
+    expect(fixtures).toMatchObject({ seed: 3, timeScale: 60, workloads: { count: 12 } });
+    const rate = await request(`${fixtures.baseUrl}/_sim/rate-limit`);
+    expect(await rate.body.json()).toEqual({ requestsPerSecond: 7, burst: 7 });
+    const configured = await request(`${fixtures.baseUrl}/_sim/faults`);
+    expect(await configured.body.json()).toEqual({
+      operations: {
+        getWorkload: {
+          errorRate: 0.25,
+          errorStatuses: [503],
+          resetRate: 0,
+          hangRate: 0,
+          malformedRate: 0,
+          tooManyRequestsRate: 0,
+        },
+      },
+    });
+    running.child.kill('SIGINT');
+    expect(await running.exited).toBe(0);
+  });
+
+  it('exits 2 with a message naming the file and line, or the flag, for bad options', async () => {
+    const config = join(directory, 'bad.yaml');
+    await writeFile(config, 'seed: 3\nworkloads: many\n');
+    const badConfig = runPaw(['sim', '--config', config, '--port', '0']);
+    expect(await badConfig.exited).toBe(2);
+    expect(badConfig.stderr).toContain(`${config}:2:12`);
+    expect(badConfig.stderr).toContain('workloads');
+
+    const badFlag = runPaw(['sim', '--port', '0', '--clusters', '2']);
+    expect(await badFlag.exited).toBe(2);
+    expect(badFlag.stderr).toContain('--clusters');
+
+    const missing = runPaw(['sim', '--faults', join(directory, 'nope.yaml')]);
+    expect(await missing.exited).toBe(2);
+    expect(missing.stderr).toContain('no such file');
+  });
+});

@@ -1,0 +1,60 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
+import type { SimulatorFixtures } from '../../../src/simulator/fixtures.js';
+import { runPaw, type PawResult, type RunOptions } from './run-paw.js';
+
+/** An in-process simulator, its credentials file in a working folder, and `paw` runs against it. */
+export interface CliSimulator {
+  readonly sim: SimulatorHandle;
+  readonly fixtures: SimulatorFixtures;
+  readonly dir: string;
+  readonly credentialsFile: string;
+  /** `paw ...args` with PAW_CREDENTIALS_FILE set (unless `env` overrides it). */
+  paw(args: readonly string[], options?: Partial<RunOptions>): Promise<PawResult>;
+  stats(): Promise<{ byOperation: Record<string, number>; liveSessions: number }>;
+  close(): Promise<void>;
+}
+
+export async function startCliSimulator(
+  options: SimulatorOptionsInput = {},
+): Promise<CliSimulator> {
+  const sim = await startSimulator({
+    workloads: 40,
+    rateLimit: { requestsPerSecond: 0 },
+    ...options,
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'paw-cli-'));
+  const credentialsFile = join(dir, 'sa.json');
+  await writeFile(credentialsFile, JSON.stringify(sim.credentials, null, 2), { mode: 0o600 });
+  return {
+    sim,
+    fixtures: sim.fixtures(),
+    dir,
+    credentialsFile,
+    paw: (args, runOptions = {}) =>
+      runPaw(args, {
+        cwd: dir,
+        ...runOptions,
+        env: { PAW_CREDENTIALS_FILE: credentialsFile, ...runOptions.env },
+      }),
+    stats: async () => sim.stats(),
+    close: async () => {
+      await sim.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Parses a command's --json output, failing with its stderr when it is not JSON. */
+export function json<T = unknown>(result: PawResult): T {
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new Error(
+      `not JSON (exit ${String(result.code)}): ${result.stdout}\nstderr: ${result.stderr}`,
+    );
+  }
+}

@@ -1,0 +1,76 @@
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jobsFolder } from '../support/definitions.js';
+import { runPaw } from '../support/paw-process.js';
+
+const repositoryJobs = resolve('jobs');
+
+describe('paw validate (real process)', () => {
+  it('exits 0 for the examples in jobs/ and lists them', async () => {
+    const result = await runPaw(['validate', '--jobs', repositoryJobs], { env: {}, cwd: tmpdir() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/ok\s+nightly-vms \(snapshot\)/);
+    expect(result.stdout).toMatch(/ok\s+saturday-maintenance \(sla-window\)/);
+    expect(result.stdout).toMatch(/ok\s+rotate-backup-app \(rotate-secret\)/);
+    expect(result.stdout).toMatch(/4 definitions valid/);
+  });
+
+  it('exits 2 listing every problem, from PAW_JOBS_DIR, and never starts anything', async () => {
+    const dir = await jobsFolder({
+      'a.yaml':
+        'id: a\nkind: snapshot\nschedule: { cron: "0 1 30 2 *", timezone: Mars/Base }\ntargets: { types: [VSPHERE_VM] }\n',
+      'b.yaml':
+        'id: a\nkind: sla-window\nschedule: { cron: "0 * * * *", duration: 2h }\nslaDomains: { names: [Gold] }\n',
+    });
+    const result = await runPaw(['validate'], { env: { PAW_JOBS_DIR: dir }, cwd: tmpdir() });
+    expect(result.code).toBe(2);
+    const errors = result.stderr.split('\n').filter((line) => line.startsWith('error'));
+    expect(errors).toHaveLength(4);
+    expect(errors[0]).toMatch(/a\.yaml:1:1: \(definition\): has no retention.*; fix: /);
+    expect(errors[1]).toMatch(/a\.yaml:3:\d+: schedule\.cron: .*never fires; fix: /);
+    expect(errors[2]).toMatch(
+      /a\.yaml:3:\d+: schedule\.timezone: "Mars\/Base" is not a known IANA time zone; fix: /,
+    );
+    expect(errors[3]).toMatch(/b\.yaml:3:\d+: schedule\.duration: 2h is not shorter .*; fix: /);
+    expect(result.stderr).toMatch(/4 problems in .*; nothing was run/);
+  });
+
+  it('reports duplicate ids and gives --json for scripts', async () => {
+    const definition =
+      'id: same\nkind: rotate-secret\nschedule: { cron: "0 3 1 * *" }\nserviceAccount: { clientId: "client|5b1d7f3e-2c4a-4e8b-9f6d-0a1b2c3d4e5f" }\nsink: { file: s.json }\n';
+    const dir = await jobsFolder({ 'one.yaml': definition, 'two.yml': definition });
+    const result = await runPaw(['validate', '--jobs', dir, '--json'], { env: {}, cwd: tmpdir() });
+    expect(result.code).toBe(2);
+    const output = JSON.parse(result.stdout) as {
+      valid: boolean;
+      definitions: { id: string; nextFire: string }[];
+      problems: { file: string; line: number; path: string; message: string; fix: string }[];
+    };
+    expect(output.valid).toBe(false);
+    expect(output.definitions.map((definition) => definition.id)).toEqual(['same']);
+    expect(output.problems).toEqual([
+      {
+        file: resolve(dir, 'two.yml'),
+        line: 1,
+        column: 5,
+        path: 'id',
+        message: expect.stringMatching(
+          /"same" is already the id of the definition at .*one\.yaml:1/,
+        ) as unknown,
+        fix: 'give each definition a unique id',
+      },
+    ]);
+  });
+
+  it('exits 2 with the fix when the folder does not exist', async () => {
+    const result = await runPaw(['validate', '--jobs', '/nonexistent/jobs'], {
+      env: {},
+      cwd: tmpdir(),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /\/nonexistent\/jobs: \(folder\): does not exist; fix: create it, or point PAW_JOBS_DIR/,
+    );
+  });
+});

@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const read = (file: string): string =>
+  readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  profiles?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  network_mode?: string;
+  deploy?: { replicas?: number };
+  secrets?: string[];
+}
+
+/** No Docker engine runs here: these check what the image and compose files rely on. */
+describe('Dockerfile and docker-compose.yml', () => {
+  // A sibling of dist/ (paw finds package.json one level above its compiled folder).
+  const outDir = `.dist-test-${randomUUID().slice(0, 8)}`;
+  afterAll(async () => {
+    await rm(`${ROOT}${outDir}`, { recursive: true, force: true });
+  });
+
+  it('the build the image runs compiles to a runnable dist/ that reads package.json', async () => {
+    await run('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT });
+    const main = `${outDir}/cli/main.js`;
+    const version = await run(process.execPath, [main, '--version'], { cwd: ROOT });
+    expect(version.stdout.trim()).toBe(
+      (JSON.parse(read('package.json')) as { version: string }).version,
+    );
+    const help = await run(process.execPath, [main, '--help'], { cwd: ROOT });
+    expect(help.stdout).toMatch(/scheduler/);
+    // The definitions compose's sim profile mounts are valid.
+    const validate = await run(process.execPath, [main, 'validate', '--jobs', 'deploy/sim'], {
+      cwd: ROOT,
+    });
+    expect(validate.stdout).toContain('3 definitions valid');
+  }, 120_000);
+
+  it('the Dockerfile builds in stages, runs dist/ as a non-root user on Node 22 and checks /healthz', () => {
+    const dockerfile = read('Dockerfile');
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-/m);
+    expect(dockerfile.match(/^FROM /gm)).toHaveLength(3);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK [\s\S]*\/healthz/m);
+    expect(dockerfile).toContain('ENTRYPOINT ["node", "dist/cli/main.js"]');
+    expect(dockerfile).toContain('npm ci --omit=dev');
+    expect(dockerfile).toMatch(/PAW_HTTP_HOST=0\.0\.0\.0/);
+    // Everything the build copies exists.
+    for (const match of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) {
+      for (const file of (match[1] ?? '').split(' '))
+        expect(existsSync(`${ROOT}${file}`), file).toBe(true);
+    }
+  });
+
+  it('compose runs Redis with AOF and noeviction, a scheduler, scalable workers, a secrets volume, and the simulator under a profile', () => {
+    const compose = parse(read('docker-compose.yml')) as {
+      services: Record<string, ComposeService>;
+      volumes: Record<string, unknown>;
+    };
+    const { redis, scheduler, worker, sim } = compose.services;
+    const local = compose.services['paw-local'];
+    expect(redis?.profiles).toBeUndefined();
+    expect(redis?.command?.join(' ')).toMatch(/--appendonly yes/);
+    expect(redis?.command?.join(' ')).toMatch(/--maxmemory-policy noeviction/);
+    expect(scheduler?.command).toEqual(['scheduler']);
+    expect(worker?.command).toEqual(['worker']);
+    expect(worker?.deploy?.replicas).toBeGreaterThan(1);
+    expect(worker?.volumes).toContain('rotated-secrets:/var/lib/paw/secrets');
+    expect(compose.volumes).toHaveProperty('rotated-secrets');
+    expect(sim?.profiles).toEqual(['sim']);
+    expect(local?.profiles).toEqual(['sim']);
+    expect(local?.network_mode).toBe('service:sim');
+    expect(local?.command).toEqual(['start', '--jobs', '/app/deploy/sim']);
+    // The credentials file the simulator writes is the one paw reads.
+    const out = sim?.command?.[(sim.command.indexOf('--credentials-out') ?? -2) + 1];
+    expect(local?.environment?.['PAW_CREDENTIALS_FILE']).toBe(out);
+    for (const service of [scheduler, worker, local]) {
+      expect(service?.environment?.['PAW_REDIS_URL']).toBe('redis://redis:6379');
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import type { Redis } from 'ioredis';
+import type { JobKind } from '../../../src/definitions/job-definition.js';
+import type { ItemUpdate } from '../../../src/outcomes/outcome-records.js';
+import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
+import type { OutcomeObserver } from '../../../src/outcomes/outcome-observer.js';
+
+/**
+ * Records a run the way a processor does (create, start, record each item, finish) through the
+ * real outcome store, for tests of what reads the store (dashboard, notifications, metrics).
+ */
+export async function recordRun(
+  redis: Redis,
+  prefix: string,
+  run: {
+    readonly runId: string;
+    readonly definitionId: string;
+    readonly kind?: JobKind;
+    readonly fireTime?: Date;
+    readonly items: ReadonlyArray<{ readonly key: string } & ItemUpdate>;
+  },
+  observer?: OutcomeObserver,
+): Promise<string> {
+  const store = new OutcomeStore(redis, prefix, undefined, observer);
+  await store.createRun({
+    runId: run.runId,
+    definitionId: run.definitionId,
+    kind: run.kind ?? 'snapshot',
+    fireTime: run.fireTime ?? new Date(),
+    trigger: 'cron',
+    status: 'queued',
+  });
+  await store.startRun(run.runId);
+  for (const { key, ...update } of run.items) {
+    await store.recordItem(run.runId, key, {
+      startedAt: new Date(Date.now() - 1000),
+      finishedAt: new Date(),
+      ...update,
+    });
+  }
+  return store.finishRun(run.runId);
+}

@@ -1,0 +1,161 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.js';
+import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
+import { RetentionTrimmer, trimOutcomes } from '../../src/outcomes/outcome-retention.js';
+import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
+
+let redis: Redis;
+
+beforeAll(() => {
+  redis = connectTestRedis();
+});
+
+afterAll(async () => {
+  await redis.quit();
+});
+
+const DAY = 86_400_000;
+const now = new Date('2025-09-01T12:00:00Z');
+
+async function runWithItems(
+  store: OutcomeStore,
+  runId: string,
+  fireTime: Date,
+  items: number,
+): Promise<void> {
+  await store.createRun({
+    runId,
+    definitionId: 'nightly',
+    kind: 'snapshot',
+    fireTime,
+    trigger: 'cron',
+    status: 'queued',
+  });
+  for (let index = 0; index < items; index++) {
+    await store.recordItem(runId, `wl-${index}`, {
+      status: index % 3 === 0 ? 'failed' : 'succeeded',
+      target: `wl-${index}`,
+      targetName: `vm-${index}`,
+    });
+  }
+}
+
+async function keysUnder(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  return keys.sort();
+}
+
+describe('outcome retention', () => {
+  it('deletes runs older than the retention with every key and index entry, and keeps the rest', async () => {
+    const prefix = uniquePrefix('trim');
+    const store = new OutcomeStore(redis, prefix);
+    const queries = new OutcomeQueries(redis, prefix);
+    await runWithItems(store, 'nightly@old', new Date(now.getTime() - 91 * DAY), 6);
+    await runWithItems(store, 'nightly@older', new Date(now.getTime() - 200 * DAY), 3);
+    await runWithItems(store, 'nightly@recent', new Date(now.getTime() - 89 * DAY), 6);
+    // A target only the old run saw, by name.
+    await store.recordItem('nightly@old', 'only-old', {
+      status: 'succeeded',
+      target: 'gone',
+      targetName: 'Gone-VM',
+    });
+    const before = await keysUnder(prefix);
+
+    expect(await trimOutcomes(redis, prefix, { now, retentionDays: 90 })).toEqual({
+      runs: 2,
+      items: 10,
+    });
+
+    expect((await queries.listRuns()).map((run) => run.runId)).toEqual(['nightly@recent']);
+    const items: string[] = [];
+    for await (const item of queries.items({ target: 'wl-0' })) items.push(item.runId);
+    expect(items).toEqual(['nightly@recent']);
+    const gone: unknown[] = [];
+    for await (const item of queries.items({ target: 'gone-vm' })) gone.push(item);
+    expect(gone).toEqual([]);
+
+    // Nothing of the old runs is left behind, and the recent run's keys are untouched.
+    const after = await keysUnder(prefix);
+    expect(after.filter((key) => key.includes('nightly@old'))).toEqual([]);
+    expect(after.filter((key) => key.endsWith(':target:gone'))).toEqual([]);
+    expect(after.filter((key) => key.includes('nightly@recent'))).toEqual(
+      before.filter((key) => key.includes('nightly@recent')),
+    );
+    expect(await redis.hexists(`${prefix}:outcomes:target-names`, 'gone-vm')).toBe(0);
+    expect(await trimOutcomes(redis, prefix, { now, retentionDays: 90 })).toEqual({
+      runs: 0,
+      items: 0,
+    });
+  });
+
+  it('lets one replica trim per interval', async () => {
+    const prefix = uniquePrefix('trim-lock');
+    const store = new OutcomeStore(redis, prefix);
+    await runWithItems(store, 'nightly@old', new Date(now.getTime() - 100 * DAY), 1);
+    const options = {
+      redis,
+      prefix,
+      retentionDays: 90,
+      intervalMs: 60_000,
+      logger: silentLogger(),
+      clock: () => now,
+    };
+    const first = new RetentionTrimmer(options);
+    const second = new RetentionTrimmer(options);
+    await first.trimOnce();
+    expect(await store.getRun('nightly@old')).toBeUndefined();
+    await runWithItems(store, 'nightly@old2', new Date(now.getTime() - 100 * DAY), 1);
+    // The lock is held for the interval: the second replica does not trim now.
+    await second.trimOnce();
+    expect(await store.getRun('nightly@old2')).toBeDefined();
+    expect(await redis.pttl(`${prefix}:outcomes:trim-lock`)).toBeGreaterThan(0);
+  });
+
+  it('answers a status query on a 5,000-item run from the status index', async () => {
+    const prefix = uniquePrefix('big-run');
+    const store = new OutcomeStore(redis, prefix);
+    const queries = new OutcomeQueries(redis, prefix);
+    await store.createRun({
+      runId: 'big@1',
+      definitionId: 'big',
+      kind: 'snapshot',
+      fireTime: now,
+      trigger: 'cron',
+      status: 'queued',
+    });
+    // 5,000 items through the store's own script, concurrently; every 97th failed.
+    const writes: Promise<unknown>[] = [];
+    for (let index = 0; index < 5000; index++) {
+      writes.push(
+        store.recordItem('big@1', `wl-${String(index).padStart(5, '0')}`, {
+          status: index % 97 === 0 ? 'failed' : 'succeeded',
+          target: `wl-${index}`,
+        }),
+      );
+    }
+    await Promise.all(writes);
+    const run = await store.getRun('big@1');
+    expect(run?.counts).toMatchObject({ total: 5000, failed: 52, succeeded: 4948 });
+
+    const failed: string[] = [];
+    for await (const item of queries.items({ runId: 'big@1', statuses: ['failed'] })) {
+      failed.push(item.itemKey);
+    }
+    expect(failed).toHaveLength(52);
+    expect(await redis.scard(`${prefix}:outcomes:items:big@1:failed`)).toBe(52);
+    // Succeeded items are not indexed (the scan finds them): no set of 4,948 keys exists.
+    expect(await redis.exists(`${prefix}:outcomes:items:big@1:succeeded`)).toBe(0);
+    let succeeded = 0;
+    for await (const _item of queries.items({ runId: 'big@1', statuses: ['succeeded'] }))
+      succeeded++;
+    expect(succeeded).toBe(4948);
+  });
+});

@@ -1,0 +1,197 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutcomeStore, UnknownRunError } from '../../src/outcomes/outcome-store.js';
+import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
+
+let redis: Redis;
+
+beforeAll(() => {
+  redis = connectTestRedis();
+});
+
+afterAll(async () => {
+  await redis.quit();
+});
+
+function newStore(): OutcomeStore {
+  return new OutcomeStore(redis, uniquePrefix('outcomes'));
+}
+
+const fireTime = new Date('2025-06-01T01:00:00Z');
+
+async function queuedRun(store: OutcomeStore, runId = 'nightly@20250601T010000Z') {
+  await store.createRun({
+    runId,
+    definitionId: 'nightly',
+    kind: 'snapshot',
+    fireTime,
+    trigger: 'cron',
+    status: 'queued',
+  });
+  return runId;
+}
+
+describe('OutcomeStore runs', () => {
+  it('creates a run once: a second create reports the existing one', async () => {
+    const store = newStore();
+    const run = {
+      runId: 'nightly@20250601T010000Z',
+      definitionId: 'nightly',
+      kind: 'snapshot',
+      fireTime,
+      trigger: 'cron',
+      status: 'queued',
+    } as const;
+    expect(await store.createRun(run)).toEqual({ created: true, status: 'queued' });
+    expect(await store.createRun({ ...run, status: 'skipped' })).toEqual({
+      created: false,
+      status: 'queued',
+    });
+    const stored = await store.getRun(run.runId);
+    expect(stored).toMatchObject({
+      runId: run.runId,
+      definitionId: 'nightly',
+      kind: 'snapshot',
+      fireTime: fireTime.toISOString(),
+      trigger: 'cron',
+      status: 'queued',
+      attempts: 0,
+      counts: { total: 0, succeeded: 0, failed: 0 },
+    });
+  });
+
+  it('starts a queued run, counts attempts, and refuses to restart a finished one', async () => {
+    const store = newStore();
+    const runId = await queuedRun(store);
+    const first = await store.startRun(runId);
+    expect(first).toMatchObject({ started: true, previousStatus: 'queued' });
+    expect(first.run).toMatchObject({ status: 'running', attempts: 1 });
+    expect(first.run.startedAt).toBeDefined();
+    // A retry after a crash takes the run again.
+    expect(await store.startRun(runId)).toMatchObject({ started: true, previousStatus: 'running' });
+    expect((await store.getRun(runId))?.attempts).toBe(2);
+    await store.finishRun(runId);
+    const again = await store.startRun(runId);
+    expect(again).toMatchObject({ started: false, previousStatus: 'succeeded' });
+    await expect(store.startRun('nope@20250101T000000Z')).rejects.toThrow(UnknownRunError);
+  });
+
+  it('keeps item counters right through updates, repeats and status changes', async () => {
+    const store = newStore();
+    const runId = await queuedRun(store);
+    await store.startRun(runId);
+    await store.recordItem(runId, 'vm-1', {
+      status: 'queued',
+      target: 'vm-1',
+      targetName: 'prod-vm-1',
+    });
+    await store.recordItem(runId, 'vm-2', { status: 'queued', target: 'vm-2' });
+    await store.recordItem(runId, 'vm-1', { status: 'running', platformJobId: 'CREATE_X:::0' });
+    // The same update again (a retried job) changes nothing.
+    await store.recordItem(runId, 'vm-1', { status: 'running', platformJobId: 'CREATE_X:::0' });
+    await store.recordItem(runId, 'vm-2', {
+      status: 'failed',
+      errorCode: 'CLUSTER_UNAVAILABLE',
+      errorMessage: 'cluster is disconnected',
+    });
+    let run = await store.getRun(runId);
+    expect(run?.counts).toEqual({
+      total: 2,
+      queued: 0,
+      running: 1,
+      succeeded: 0,
+      failed: 1,
+      skipped: 0,
+      timedOut: 0,
+      canceled: 0,
+    });
+
+    // A retry succeeds: the error is cleared with null, other fields are kept.
+    const { item, previousStatus, runCounts } = await store.recordItem(runId, 'vm-2', {
+      status: 'succeeded',
+      errorCode: null,
+      errorMessage: null,
+      attempts: 2,
+      finishedAt: new Date('2025-06-01T01:10:00Z'),
+    });
+    expect(previousStatus).toBe('failed');
+    // The counts come back with the update: vm-1 is still running, so this was not the last.
+    expect(runCounts).toMatchObject({ total: 2, running: 1, succeeded: 1, failed: 0 });
+    const last = await store.recordItem(runId, 'vm-1', { status: 'succeeded' });
+    expect(last.runCounts).toMatchObject({ total: 2, queued: 0, running: 0, succeeded: 2 });
+    await store.recordItem(runId, 'vm-1', { status: 'running' });
+    expect(item).toMatchObject({
+      itemKey: 'vm-2',
+      target: 'vm-2',
+      status: 'succeeded',
+      attempts: 2,
+    });
+    expect(item.errorCode).toBeUndefined();
+    expect(item.finishedAt).toBe('2025-06-01T01:10:00.000Z');
+    expect(await store.getItem(runId, 'vm-1')).toMatchObject({
+      status: 'running',
+      targetName: 'prod-vm-1',
+      platformJobId: 'CREATE_X:::0',
+    });
+    run = await store.getRun(runId);
+    expect(run?.counts).toMatchObject({ total: 2, running: 1, succeeded: 1, failed: 0 });
+    await expect(store.recordItem('nope@1', 'x', { status: 'queued' })).rejects.toThrow(
+      UnknownRunError,
+    );
+  });
+
+  it('derives the final status from the items unless told, and never overrides skipped or missed', async () => {
+    const store = newStore();
+    const ok = await queuedRun(store, 'a@20250601T010000Z');
+    await store.recordItem(ok, '1', { status: 'succeeded' });
+    await store.recordItem(ok, '2', {
+      status: 'skipped',
+      reason: 'LINUX_FILESET cannot be snapshotted',
+    });
+    expect(await store.finishRun(ok)).toBe('succeeded');
+
+    const bad = await queuedRun(store, 'b@20250601T010000Z');
+    await store.recordItem(bad, '1', { status: 'succeeded' });
+    await store.recordItem(bad, '2', { status: 'timed-out' });
+    expect(await store.finishRun(bad)).toBe('failed');
+    expect(await store.finishRun(bad, { status: 'canceled', errorCode: 'SHUTDOWN' })).toBe(
+      'canceled',
+    );
+    expect(await store.getRun(bad)).toMatchObject({ status: 'canceled', errorCode: 'SHUTDOWN' });
+
+    await store.createRun({
+      runId: 'c@20250601T010000Z',
+      definitionId: 'nightly',
+      kind: 'snapshot',
+      fireTime,
+      trigger: 'cron',
+      status: 'skipped',
+      reason: 'previous run still running',
+    });
+    expect(await store.finishRun('c@20250601T010000Z')).toBe('skipped');
+  });
+
+  it('answers "is a previous run still active" for the overlap policy', async () => {
+    const store = newStore();
+    expect(await store.activeRunBefore('nightly', fireTime)).toBeUndefined();
+    const earlier = new Date(fireTime.getTime() - 86_400_000);
+    await store.createRun({
+      runId: 'nightly@20250531T010000Z',
+      definitionId: 'nightly',
+      kind: 'snapshot',
+      fireTime: earlier,
+      trigger: 'cron',
+      status: 'queued',
+    });
+    expect((await store.activeRunBefore('nightly', fireTime))?.runId).toBe(
+      'nightly@20250531T010000Z',
+    );
+    // Only runs fired before the given time count.
+    expect(await store.activeRunBefore('nightly', earlier)).toBeUndefined();
+    expect(await store.activeRunBefore('other', fireTime)).toBeUndefined();
+    await store.startRun('nightly@20250531T010000Z');
+    expect(await store.activeRunBefore('nightly', fireTime)).toBeDefined();
+    await store.finishRun('nightly@20250531T010000Z');
+    expect(await store.activeRunBefore('nightly', fireTime)).toBeUndefined();
+  });
+});

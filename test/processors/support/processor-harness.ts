@@ -1,0 +1,202 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { request } from 'undici';
+import { settingsSchema, type Settings } from '../../../src/config/settings-schema.js';
+import type { JobDefinition, JobKind } from '../../../src/definitions/job-definition.js';
+import { NO_CRASH_POINTS } from '../../../src/lifecycle/crash-points.js';
+import type { RunRecord } from '../../../src/outcomes/outcome-records.js';
+import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
+import {
+  createPlatformClient,
+  type PlatformClient,
+} from '../../../src/platform/platform-client.js';
+import { RunProducer } from '../../../src/queue/run-producer.js';
+import { RunQueues, queueNameOf, workerOptionsFor } from '../../../src/queue/run-queues.js';
+import { RunFirer } from '../../../src/scheduler/run-firer.js';
+import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
+import type {
+  KindProcessorFactory,
+  WorkerDependencies,
+} from '../../../src/worker/kind-processor.js';
+import { captureLogs, type LogCapture } from '../../support/log-capture.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../../support/redis-connection.js';
+
+/**
+ * A processor under test, for real: the simulator over HTTP, the test run's Redis under a
+ * prefix of its own, the platform client, the outcome store and queues, and BullMQ Workers
+ * around the processor, in this process. What is about processes (crashes) lives in tests that
+ * start `paw` itself.
+ */
+export interface ProcessorHarness {
+  readonly sim: SimulatorHandle;
+  readonly dir: string;
+  /** paw's own credentials file (the simulator's admin account). */
+  readonly credentialsFile: string;
+  readonly settings: Settings;
+  readonly redis: Redis;
+  readonly platform: PlatformClient;
+  readonly outcomes: OutcomeStore;
+  readonly queues: RunQueues;
+  readonly logs: LogCapture;
+  readonly dependencies: WorkerDependencies;
+  /**
+   * Worker dependencies whose platform client runs as the account in `credentialsFile` (the
+   * harness's own are `dependencies`).
+   */
+  dependenciesFor(credentialsFile: string): Promise<WorkerDependencies>;
+  /** Runs a BullMQ Worker of `kind` around the processor the factory makes. */
+  startWorker(
+    kind: JobKind,
+    factory: KindProcessorFactory,
+    dependencies?: WorkerDependencies,
+  ): Promise<Worker>;
+  /** Fires a definition as the scheduler would (run record + run job). Returns the run id. */
+  fire(definition: JobDefinition, fireTime?: Date): Promise<string>;
+  /** Waits until the run's record satisfies `done` (default: it is no longer queued or running). */
+  waitForRun(
+    runId: string,
+    done?: (run: RunRecord) => boolean,
+    timeoutMs?: number,
+  ): Promise<RunRecord>;
+  /** A call to the simulator's `/_sim` controls. */
+  simControl(method: 'GET' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export async function startProcessorHarness(
+  options: {
+    readonly sim?: SimulatorOptionsInput;
+    readonly settings?: Record<string, unknown>;
+    readonly label?: string;
+  } = {},
+): Promise<ProcessorHarness> {
+  const sim = await startSimulator({
+    workloads: 40,
+    rateLimit: { requestsPerSecond: 0 },
+    ...options.sim,
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'paw-processors-'));
+  const credentialsFile = join(dir, 'sa.json');
+  await writeFile(credentialsFile, JSON.stringify(sim.credentials, null, 2), { mode: 0o600 });
+  const settings = settingsSchema.parse({
+    redis: { url: testRedisUrl(), prefix: uniquePrefix(options.label ?? 'proc') },
+    platform: { credentialsFile },
+    queues: { backoff: { baseMs: 200, maxMs: 2_000 } },
+    ...options.settings,
+  });
+  const logs = captureLogs('debug');
+  const redis = connectTestRedis();
+  const platform = await createPlatformClient({ settings, logger: logs.logger });
+  const outcomes = new OutcomeStore(redis, settings.redis.prefix);
+  const queues = new RunQueues(redis, settings);
+  await queues.applyGlobalConcurrency();
+  const shutdown = new AbortController();
+  const dependencies: WorkerDependencies = {
+    settings,
+    logger: logs.logger,
+    platform,
+    outcomes,
+    queues,
+    redis,
+    shutdownSignal: shutdown.signal,
+    crashPoints: NO_CRASH_POINTS,
+  };
+  const firer = new RunFirer(outcomes, new RunProducer(queues), logs.logger);
+  const workers: Worker[] = [];
+  const connections: Redis[] = [redis];
+  const clients: PlatformClient[] = [platform];
+
+  return {
+    sim,
+    dir,
+    credentialsFile,
+    settings,
+    redis,
+    platform,
+    outcomes,
+    queues,
+    logs,
+    dependencies,
+    async dependenciesFor(file) {
+      const own = settingsSchema.parse({
+        ...settings,
+        platform: { ...settings.platform, credentialsFile: file },
+      });
+      const client = await createPlatformClient({ settings: own, logger: logs.logger });
+      clients.push(client);
+      return { ...dependencies, settings: own, platform: client };
+    },
+    async startWorker(kind, factory, workerDependencies = dependencies) {
+      const processor = factory(workerDependencies);
+      const connection = connectTestRedis();
+      connections.push(connection);
+      const worker = new Worker(
+        queueNameOf(settings.queues, kind),
+        (job, token) => processor.process(job, token),
+        { ...workerOptionsFor(settings, kind, connection), autorun: true },
+      );
+      worker.on('error', () => undefined);
+      workers.push(worker);
+      await worker.waitUntilReady();
+      return worker;
+    },
+    async fire(definition, fireTime = new Date()) {
+      const result = await firer.fire(definition, fireTime, 'manual', { ignoreOverlap: true });
+      return result.runId;
+    },
+    async waitForRun(
+      runId,
+      done = (run) => !['queued', 'running'].includes(run.status),
+      timeoutMs = 30_000,
+    ) {
+      const started = Date.now();
+      for (;;) {
+        const run = await outcomes.getRun(runId);
+        if (run !== undefined && done(run)) return run;
+        if (Date.now() - started > timeoutMs) {
+          throw new Error(`run ${runId} not done after ${timeoutMs} ms: ${JSON.stringify(run)}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async simControl(method, path, body) {
+      const response = await request(`${sim.baseUrl}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+      const text = await response.body.text();
+      if (response.statusCode >= 300)
+        throw new Error(`${method} ${path}: ${response.statusCode} ${text}`);
+      return text === '' ? undefined : (JSON.parse(text) as unknown);
+    },
+    async close() {
+      shutdown.abort();
+      await Promise.allSettled(workers.map((worker) => worker.close()));
+      await queues.close();
+      await Promise.allSettled(clients.map((client) => client.close()));
+      await Promise.allSettled(connections.map((connection) => connection.quit()));
+      await sim.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns a value other than undefined. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,133 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Secret } from '../../src/config/secret.js';
+import { settingsSchema } from '../../src/config/settings-schema.js';
+import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
+import { writeCredentialsFile } from '../../src/platform/auth/credentials-file.js';
+import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
+import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
+import { exampleDefinition } from '../support/definitions.js';
+import { captureLogs } from '../support/log-capture.js';
+import { connectTestRedis } from '../support/redis-connection.js';
+import { PawFleet, redisContents } from '../processors/support/paw-fleet.js';
+import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
+
+/**
+ * Two paw processes run as the same account from the same credentials file: `paw start`
+ * (scheduler and sla-window workers, a window every two seconds) and a `paw worker` that rotates
+ * the account's secret. Tokens live 8 s, so the first process must fetch a new one after the
+ * rotation: its old secret is refused, it reads the file again, and no window run fails.
+ */
+
+const TOKEN_LIFETIME_SECONDS = 8;
+
+let sim: SimulatorHandle;
+let admin: PlatformClient;
+let redis: Redis;
+let dir: string;
+let fleet: PawFleet | undefined;
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    workloads: 10,
+    rateLimit: { requestsPerSecond: 0 },
+    tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
+  });
+  dir = await mkdtemp(join(tmpdir(), 'paw-shared-credentials-'));
+  const adminFile = join(dir, 'admin.json');
+  await writeCredentialsFile(adminFile, {
+    clientId: sim.credentials.client_id,
+    clientSecret: new Secret(sim.credentials.client_secret),
+    name: sim.credentials.name,
+    accessTokenUri: sim.credentials.access_token_uri,
+  });
+  admin = await createPlatformClient({
+    settings: settingsSchema.parse({ platform: { credentialsFile: adminFile } }),
+    logger: captureLogs('info').logger,
+  });
+  redis = connectTestRedis();
+});
+
+afterAll(async () => {
+  await fleet?.stop();
+  await admin?.close();
+  await redis?.quit();
+  await sim?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+// Real processes on a shared 2-core machine: generous, so load never fails a test.
+describe('another paw process sharing the rotated credentials file', { timeout: 180_000 }, () => {
+  it('keeps working across the rotation, picking the new secret up from the file', async () => {
+    const account = await createTestAccount(admin, sim, dir, 'shared');
+    const domain = await admin.rest.slaDomains.create({
+      name: `shared-${Math.random().toString(36).slice(2, 8)}`,
+      objectTypes: ['VSPHERE_VM'],
+      frequency: { unit: 'DAILY', interval: 1 },
+      retention: { unit: 'DAYS', duration: 7 },
+    });
+    const cluster = sim.clusters.find((c) => c.connectionState === 'Connected')?.id ?? '';
+    const jobs = await mkdtemp(join(dir, 'jobs-'));
+    await writeFile(
+      join(jobs, 'window.yaml'),
+      `id: every-two-seconds\nkind: sla-window\nschedule: { cron: '*/2 * * * * *', duration: 1s }\n` +
+        `slaDomains: { ids: ['${domain.id}'], clusterIds: ['${cluster}'] }\n`,
+    );
+    fleet = await PawFleet.create(redis, {
+      credentialsFile: account.file,
+      label: 'shared',
+      env: { PAW_ROTATION_MIN_RECOVERY_TOKEN_SECONDS: '5' },
+    });
+    const windows = await fleet.start(['start', '--jobs', jobs, '--kinds', 'sla-window']);
+    await fleet.start(['worker', '--kinds', 'rotate-secret']);
+    const queries = new OutcomeQueries(redis, fleet.prefix);
+    const succeeded = async () =>
+      (await queries.listRuns({ definitionId: 'every-two-seconds' })).filter(
+        (run) => run.status === 'succeeded',
+      ).length;
+    await waitUntil(async () => (await succeeded()) >= 2, 'two windows before the rotation');
+
+    const before = await secretIn(account.file);
+    const rotation = await fleet.fire(
+      exampleDefinition('rotate-secret', {
+        id: 'rotate-shared',
+        serviceAccount: { clientId: account.clientId },
+        sink: { file: account.file },
+      }),
+    );
+    expect((await fleet.waitForRun(rotation)).status).toBe('succeeded');
+    expect(await secretIn(account.file)).not.toBe(before);
+    const afterRotation = await succeeded();
+
+    // The windows process's token (issued with the old secret) expires; its next token request
+    // is refused, it reads the file again and carries on.
+    await windows.waitForStderr(/using the rotated secret found in the credentials file/, 60_000);
+    await waitUntil(
+      async () => (await succeeded()) >= afterRotation + 2,
+      'two more windows after the switch',
+    );
+    await fleet.stop();
+
+    const runs = await queries.listRuns({ definitionId: 'every-two-seconds' });
+    expect(runs.filter((run) => run.status === 'failed')).toEqual([]);
+    expect(await authenticates(sim, account.file)).toBe(true);
+    const issued = Object.values(sim.issuedSecrets()).flat();
+    const output = fleet.output();
+    const stored = await redisContents(redis, fleet.prefix);
+    for (const secret of issued) {
+      expect(output.includes(secret)).toBe(false);
+      expect(stored.includes(secret)).toBe(false);
+    }
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

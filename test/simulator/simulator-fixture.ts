@@ -1,0 +1,69 @@
+import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
+import type { SimulatorOptionsInput } from '../../src/simulator/options.js';
+import type { SimulatorFixtures } from '../../src/simulator/fixtures.js';
+import { call, type CallOptions, type HttpResult } from './http.js';
+
+/** A simulator started for a test file, with helpers bound to it. */
+export interface TestSimulator {
+  readonly sim: SimulatorHandle;
+  readonly fixtures: SimulatorFixtures;
+  /** A fresh access token for the admin service account (or the read-only one). */
+  token(account?: 'admin' | 'readOnly'): Promise<string>;
+  /** A call relative to `{base_url}`. */
+  api(method: string, path: string, options?: CallOptions): Promise<HttpResult>;
+  /** A REST call relative to `{base_url}/api/rest` with an admin token. */
+  rest(
+    method: string,
+    path: string,
+    options?: Omit<CallOptions, 'token'> & { token?: string },
+  ): Promise<HttpResult>;
+}
+
+/** Small, fast defaults for tests: few workloads, no rate limit. */
+export async function startTestSimulator(
+  options: SimulatorOptionsInput = {},
+): Promise<TestSimulator> {
+  const sim = await startSimulator({
+    workloads: 60,
+    rateLimit: { requestsPerSecond: 0 },
+    ...options,
+  });
+  const fixtures = sim.fixtures();
+  const api = (method: string, path: string, callOptions?: CallOptions) =>
+    call(method, `${sim.baseUrl}${path}`, callOptions);
+  const token = async (account: 'admin' | 'readOnly' = 'admin'): Promise<string> => {
+    const credentials = sim.fixtures().serviceAccounts[account];
+    const response = await api('POST', '/api/client_token', {
+      json: { client_id: credentials.client_id, client_secret: credentials.client_secret },
+    });
+    if (response.status !== 200)
+      throw new Error(`token request failed: ${response.status} ${response.text}`);
+    return (response.body as { access_token: string }).access_token;
+  };
+  let adminToken: string | undefined;
+  return {
+    sim,
+    fixtures,
+    token,
+    api,
+    rest: async (method, path, callOptions = {}) => {
+      adminToken ??= await token('admin');
+      return api(method, `/api/rest${path}`, { token: adminToken, ...callOptions });
+    },
+  };
+}
+
+/** Polls `check` until it returns a value, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,84 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.js';
+import { SharedRequestGate } from '../../src/queue/shared-request-gate.js';
+import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
+
+/** The request gate shared through Redis, with one connection per gate as separate processes have. */
+describe('SharedRequestGate', () => {
+  const connections: Redis[] = [];
+  const gates: SharedRequestGate[] = [];
+  let probe: Redis;
+
+  beforeAll(() => {
+    probe = connectTestRedis();
+  });
+  afterAll(async () => {
+    for (const gate of gates) gate.close();
+    await Promise.all([probe, ...connections].map((redis) => redis.quit()));
+  });
+
+  function gatesOn(prefix: string, count: number, requestsPerSecond: number, burst?: number) {
+    return Array.from({ length: count }, () => {
+      const redis = connectTestRedis();
+      connections.push(redis);
+      const gate = new SharedRequestGate({
+        redis,
+        prefix,
+        requestsPerSecond,
+        ...(burst === undefined ? {} : { burst }),
+        logger: silentLogger(),
+      });
+      gates.push(gate);
+      return gate;
+    });
+  }
+
+  async function redisNow(): Promise<number> {
+    const [seconds, micros] = await probe.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  }
+
+  it('keeps three gates together under one rate (a limiter cannot be faster than its rate)', async () => {
+    const prefix = uniquePrefix('gate');
+    const gates = gatesOn(prefix, 3, 50, 5);
+    const started = Date.now();
+    await Promise.all(gates.flatMap((gate) => Array.from({ length: 20 }, () => gate.acquire())));
+    const elapsed = Date.now() - started;
+    // 60 requests, 5 at once, then 50 per second: at least 1.1 s for the three together.
+    expect(elapsed).toBeGreaterThanOrEqual(((60 - 5) / 50) * 1000 - 50);
+  });
+
+  it('a 429 seen by one gate pauses every other gate until the shared pause ends, then halves the rate', async () => {
+    const prefix = uniquePrefix('gate');
+    const [seer, other] = gatesOn(prefix, 2, 20);
+    await other?.acquire();
+    seer?.rateLimited();
+    // A second 429 during the pause answers a request sent before it: the same wave.
+    seer?.rateLimited();
+    const key = `${prefix}:platform-gate`;
+    let pausedUntil = 0;
+    for (let tries = 0; tries < 100 && pausedUntil === 0; tries++) {
+      pausedUntil = Number((await probe.hget(key, 'pausedUntil')) ?? 0);
+      if (pausedUntil === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(pausedUntil).toBeGreaterThan(0);
+    await other?.acquire();
+    expect(await redisNow()).toBeGreaterThanOrEqual(pausedUntil);
+    expect(await probe.hmget(key, 'epoch', 'reducedRate', 'consecutive')).toEqual(['1', '10', '1']);
+  });
+
+  it('rejects a caller whose signal aborts, and every waiter when closed', async () => {
+    const prefix = uniquePrefix('gate');
+    const [gate] = gatesOn(prefix, 1, 1, 1);
+    await gate?.acquire(); // the only token for a second
+    const controller = new AbortController();
+    const aborted = gate?.acquire(controller.signal);
+    controller.abort(new Error('stop waiting'));
+    await expect(aborted).rejects.toThrow('stop waiting');
+    const waiting = gate?.acquire();
+    gate?.close();
+    await expect(waiting).rejects.toThrow(/request gate closed/);
+    await expect(gate?.acquire()).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,231 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { settingsSchema, type Settings } from '../../../src/config/settings-schema.js';
+import {
+  jobDefinitionSchema,
+  type JobDefinition,
+} from '../../../src/definitions/job-definition.js';
+import { Shutdown } from '../../../src/lifecycle/shutdown.js';
+import { silentLogger } from '../../../src/log/logger.js';
+import { OutcomeQueries } from '../../../src/outcomes/outcome-queries.js';
+import type { ItemRow, RunRecord } from '../../../src/outcomes/outcome-records.js';
+import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
+import { isActiveStatus } from '../../../src/outcomes/outcome-status.js';
+import { RunProducer } from '../../../src/queue/run-producer.js';
+import { RunQueues } from '../../../src/queue/run-queues.js';
+import { RunFirer } from '../../../src/scheduler/run-firer.js';
+import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
+import { startWorkerService } from '../../../src/worker/worker-service.js';
+import { captureLogs, type LogCapture } from '../../support/log-capture.js';
+import { PawProcess } from '../../support/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../../support/redis-connection.js';
+
+/**
+ * Short waits everywhere, so a test of a whole night takes seconds: polls every 50–400 ms,
+ * retries after 100 ms doubling to 1 s, a dead worker's jobs taken over within about 3 s; five
+ * snapshot jobs at once per worker, so that several workers share a run.
+ */
+const FAST_SETTINGS = `
+queues:
+  snapshot: { concurrency: 5 }
+  attempts: 5
+  backoff: { baseMs: 100, maxMs: 1000 }
+worker:
+  lockDurationMs: 2000
+  stalledIntervalMs: 1000
+  maxStalledCount: 50
+  shutdownGraceMs: 5000
+  snapshotPoll: { minMs: 50, maxMs: 400 }
+platform:
+  retry: { baseDelayMs: 20, maxDelayMs: 100 }
+`;
+
+export interface InProcessWorker {
+  readonly logs: LogCapture;
+  stop(): Promise<void>;
+}
+
+/** A simulator, a Redis prefix, and the ways a test runs paw against them. */
+export interface WorkerTestKit {
+  readonly sim: SimulatorHandle;
+  readonly dir: string;
+  readonly prefix: string;
+  readonly redis: Redis;
+  readonly outcomes: OutcomeStore;
+  readonly queries: OutcomeQueries;
+  readonly queues: RunQueues;
+  /** The settings an in-process worker gets (the same as the processes' via config/paw.yaml). */
+  settings(overrides?: Record<string, unknown>): Settings;
+  /** The environment of a `paw` child process against this kit. */
+  env(extra?: Record<string, string>): Record<string, string>;
+  /** Writes definitions (YAML) into the kit's jobs folder. */
+  writeJobs(yaml: string): Promise<void>;
+  /** Fires a definition now, like `paw run` (a manual run), and returns the run id. */
+  fire(definition: Record<string, unknown>): Promise<string>;
+  /** Waits until the run has ended; fails after `timeoutMs` with what it knows. */
+  waitForRun(runId: string, timeoutMs?: number): Promise<RunRecord>;
+  items(runId: string): Promise<ItemRow[]>;
+  /** A worker service in this process (its logs captured at debug level). */
+  startInProcessWorker(overrides?: Record<string, unknown>): Promise<InProcessWorker>;
+  /** `paw <args>` as a child process against this kit. */
+  paw(args: readonly string[], extraEnv?: Record<string, string>): PawProcess;
+  /** Every key under the prefix with its value(s), as text to search for secrets. */
+  dumpRedis(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startWorkerTestKit(
+  options: SimulatorOptionsInput = {},
+  label = 'worker',
+): Promise<WorkerTestKit> {
+  const sim = await startSimulator({
+    workloads: 40,
+    timeScale: 600,
+    rateLimit: { requestsPerSecond: 0 },
+    jobs: { failureRate: 0, cancelRate: 0 },
+    ...options,
+  });
+  const dir = await mkdtemp(join(tmpdir(), `paw-${label}-`));
+  const credentialsFile = join(dir, 'sa.json');
+  await writeFile(credentialsFile, JSON.stringify(sim.credentials, null, 2), { mode: 0o600 });
+  await mkdir(join(dir, 'config'));
+  await writeFile(join(dir, 'config', 'paw.yaml'), FAST_SETTINGS);
+  await mkdir(join(dir, 'jobs'));
+  const prefix = uniquePrefix(label);
+  const redis = connectTestRedis();
+  const base = settingsFor(testRedisUrl(), prefix, credentialsFile);
+  const queues = new RunQueues(redis, base);
+  const outcomes = new OutcomeStore(redis, prefix);
+  const queries = new OutcomeQueries(redis, prefix);
+  const firer = new RunFirer(outcomes, new RunProducer(queues), silentLogger());
+  const processes: PawProcess[] = [];
+  const inProcess: InProcessWorker[] = [];
+
+  const settings = (overrides: Record<string, unknown> = {}): Settings =>
+    settingsFor(testRedisUrl(), prefix, credentialsFile, overrides);
+
+  return {
+    sim,
+    dir,
+    prefix,
+    redis,
+    outcomes,
+    queries,
+    queues,
+    settings,
+    env: (extra = {}) => ({
+      PAW_REDIS_URL: testRedisUrl(),
+      PAW_REDIS_PREFIX: prefix,
+      PAW_CREDENTIALS_FILE: credentialsFile,
+      PAW_JOBS_DIR: join(dir, 'jobs'),
+      PAW_LOG_LEVEL: 'debug',
+      ...extra,
+    }),
+    writeJobs: async (yaml) => {
+      await writeFile(join(dir, 'jobs', 'jobs.yaml'), yaml);
+    },
+    fire: async (definition) => {
+      const parsed: JobDefinition = jobDefinitionSchema.parse(definition);
+      const fired = await firer.fire(parsed, new Date(), 'manual');
+      return fired.runId;
+    },
+    waitForRun: async (runId, timeoutMs = 60_000) => {
+      const started = Date.now();
+      for (;;) {
+        const run = await outcomes.getRun(runId);
+        if (run !== undefined && !isActiveStatus(run.status)) return run;
+        if (Date.now() - started > timeoutMs) {
+          throw new Error(`run ${runId} did not end in time: ${JSON.stringify(run)}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    items: async (runId) => {
+      const rows: ItemRow[] = [];
+      for await (const row of queries.items({ runId })) rows.push(row);
+      return rows;
+    },
+    startInProcessWorker: async (overrides = {}) => {
+      const logs = captureLogs('debug');
+      const shutdown = new Shutdown({ logger: logs.logger, graceMs: 5_000 });
+      await startWorkerService({ settings: settings(overrides), logger: logs.logger, shutdown });
+      const worker = { logs, stop: () => shutdown.run('test over') };
+      inProcess.push(worker);
+      return worker;
+    },
+    paw: (args, extraEnv = {}) => {
+      const child = new PawProcess(args, {
+        cwd: dir,
+        env: {
+          PAW_REDIS_URL: testRedisUrl(),
+          PAW_REDIS_PREFIX: prefix,
+          PAW_CREDENTIALS_FILE: credentialsFile,
+          PAW_JOBS_DIR: join(dir, 'jobs'),
+          PAW_LOG_LEVEL: 'debug',
+          ...extraEnv,
+        },
+      });
+      processes.push(child);
+      return child;
+    },
+    dumpRedis: async () => {
+      const parts: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', '1000');
+        cursor = next;
+        for (const key of keys) {
+          parts.push(key);
+          const type = await redis.type(key);
+          if (type === 'string') parts.push((await redis.get(key)) ?? '');
+          else if (type === 'hash') parts.push(JSON.stringify(await redis.hgetall(key)));
+          else if (type === 'list') parts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
+          else if (type === 'set') parts.push(JSON.stringify(await redis.smembers(key)));
+          else if (type === 'zset')
+            parts.push(JSON.stringify(await redis.zrange(key, '0', '-1', 'WITHSCORES')));
+          else if (type === 'stream') parts.push(JSON.stringify(await redis.xrange(key, '-', '+')));
+        }
+      } while (cursor !== '0');
+      return parts.join('\n');
+    },
+    close: async () => {
+      await Promise.all(processes.map((child) => child.stop('SIGKILL')));
+      await Promise.all(inProcess.map((worker) => worker.stop()));
+      await queues.close();
+      await redis.quit();
+      await sim.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function settingsFor(
+  url: string,
+  prefix: string,
+  credentialsFile: string,
+  overrides: Record<string, unknown> = {},
+): Settings {
+  const fast: Record<string, unknown> = {
+    redis: { url, prefix },
+    platform: { credentialsFile, retry: { baseDelayMs: 20, maxDelayMs: 100 } },
+    queues: {
+      snapshot: { concurrency: 5 },
+      attempts: 5,
+      backoff: { baseMs: 100, maxMs: 1000 },
+    },
+    worker: {
+      lockDurationMs: 2000,
+      stalledIntervalMs: 1000,
+      maxStalledCount: 50,
+      shutdownGraceMs: 5000,
+      snapshotPoll: { minMs: 50, maxMs: 400 },
+    },
+  };
+  for (const [section, value] of Object.entries(overrides)) {
+    fast[section] = { ...(fast[section] as object | undefined), ...(value as object) };
+  }
+  return settingsSchema.parse(fast);
+}
