@@ -1,0 +1,11 @@
+import type { ChaosScenario } from './chaos-scenario.js';
+
+/**
+ * Every chaos scenario, in the issue's order. Each entry loads its module only when it runs, so
+ * `--only` does not pay for the others.
+ */
+export const SCENARIOS: readonly {
+  id: number;
+  slug: string;
+  load: () => Promise<ChaosScenario>;
+}[] = [];
