@@ -8,7 +8,7 @@ import { isUsageError } from '../errors/usage-error.js';
  * else exits 1, and the message (never a stack, never a secret) goes to standard error.
  */
 async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;

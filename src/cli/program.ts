@@ -1,33 +1,68 @@
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { accountsCommand } from './commands/accounts.js';
-import { clusterSessionCommand } from './commands/cluster-session.js';
-import { clustersCommand } from './commands/clusters.js';
-import { demoCommand } from './commands/demo.js';
-import { eventsCommand } from './commands/events.js';
-import { loginCommand } from './commands/login.js';
-import { outcomesCommand } from './commands/outcomes.js';
-import { runCommand } from './commands/run.js';
-import { runsCommand } from './commands/runs.js';
-import { schedulerCommand } from './commands/scheduler.js';
-import { schedulesCommand } from './commands/schedules.js';
-import { simCommand } from './commands/sim.js';
-import { slaCommand } from './commands/sla.js';
-import { snapshotCommand } from './commands/snapshot.js';
-import { startCommand } from './commands/start.js';
-import { validateCommand } from './commands/validate.js';
-import { workerCommand } from './commands/worker.js';
-import { workloadsCommand } from './commands/workloads.js';
-
 const packageJson = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
 
 /**
- * Builds the command tree. Each command lives in its own file under `commands/` and is added
- * here, so this file is the table of contents of the CLI.
+ * Every command, in the order `paw --help` lists them. Each lives in its own file under
+ * `commands/` and is loaded only when needed: `paw validate` should not pay for loading the
+ * simulator, BullMQ and the dashboard, since scripts and tests start `paw` many times a minute.
  */
-export function buildProgram(): Command {
+const COMMANDS: readonly { name: string; load: () => Promise<Command> }[] = [
+  { name: 'demo', load: async () => (await import('./commands/demo.js')).demoCommand() },
+  { name: 'sim', load: async () => (await import('./commands/sim.js')).simCommand() },
+  {
+    name: 'workloads',
+    load: async () => (await import('./commands/workloads.js')).workloadsCommand(),
+  },
+  {
+    name: 'snapshot',
+    load: async () => (await import('./commands/snapshot.js')).snapshotCommand(),
+  },
+  { name: 'sla', load: async () => (await import('./commands/sla.js')).slaCommand() },
+  {
+    name: 'clusters',
+    load: async () => (await import('./commands/clusters.js')).clustersCommand(),
+  },
+  { name: 'events', load: async () => (await import('./commands/events.js')).eventsCommand() },
+  {
+    name: 'accounts',
+    load: async () => (await import('./commands/accounts.js')).accountsCommand(),
+  },
+  {
+    name: 'cluster-session',
+    load: async () => (await import('./commands/cluster-session.js')).clusterSessionCommand(),
+  },
+  { name: 'login', load: async () => (await import('./commands/login.js')).loginCommand() },
+  {
+    name: 'validate',
+    load: async () => (await import('./commands/validate.js')).validateCommand(),
+  },
+  {
+    name: 'scheduler',
+    load: async () => (await import('./commands/scheduler.js')).schedulerCommand(),
+  },
+  {
+    name: 'schedules',
+    load: async () => (await import('./commands/schedules.js')).schedulesCommand(),
+  },
+  { name: 'run', load: async () => (await import('./commands/run.js')).runCommand() },
+  { name: 'runs', load: async () => (await import('./commands/runs.js')).runsCommand() },
+  {
+    name: 'outcomes',
+    load: async () => (await import('./commands/outcomes.js')).outcomesCommand(),
+  },
+  { name: 'worker', load: async () => (await import('./commands/worker.js')).workerCommand() },
+  { name: 'start', load: async () => (await import('./commands/start.js')).startCommand() },
+];
+
+/**
+ * Builds the command tree. Given the command line, it loads only the command named there (when
+ * it names one); otherwise, for `paw --help`, a typo or no command at all, it loads every command
+ * so that help and "did you mean" see them all.
+ */
+export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('paw')
     .description('paw, the platform automation worker')
     .version(packageJson.version)
@@ -36,25 +71,11 @@ export function buildProgram(): Command {
       '\nExit codes: 0 success, 1 platform or job failure, 2 bad usage or configuration.',
     );
 
-  // Commands are added here, one line each.
-  program.addCommand(demoCommand());
-  program.addCommand(simCommand());
-  program.addCommand(workloadsCommand());
-  program.addCommand(snapshotCommand());
-  program.addCommand(slaCommand());
-  program.addCommand(clustersCommand());
-  program.addCommand(eventsCommand());
-  program.addCommand(accountsCommand());
-  program.addCommand(clusterSessionCommand());
-  program.addCommand(loginCommand());
-  program.addCommand(validateCommand());
-  program.addCommand(schedulerCommand());
-  program.addCommand(schedulesCommand());
-  program.addCommand(runCommand());
-  program.addCommand(runsCommand());
-  program.addCommand(outcomesCommand());
-  program.addCommand(workerCommand());
-  program.addCommand(startCommand());
+  const named = argv?.[2];
+  const only = COMMANDS.find((command) => command.name === named);
+  for (const command of only === undefined ? COMMANDS : [only]) {
+    program.addCommand(await command.load());
+  }
 
   applyCommonBehaviour(program);
   return program;

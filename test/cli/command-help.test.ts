@@ -16,6 +16,8 @@ function helpOf(command: Command): string {
   return text;
 }
 
+const program = await buildProgram();
+
 describe('every platform command explains itself', () => {
   const platformGroups = [
     'workloads',
@@ -27,7 +29,6 @@ describe('every platform command explains itself', () => {
     'cluster-session',
     'login',
   ];
-  const program = buildProgram();
   const commands = allCommands(program).filter((command) => {
     let root: Command = command;
     while (root.parent !== null && root.parent !== program) root = root.parent;
