@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startPawServices } from '../app/start-paw-services.js';
 import { PAW_VERSION } from '../cli/paw-version.js';
 import { ProgressLine } from '../cli/output/progress-line.js';
 import { loadSettings } from '../config/load-settings.js';
@@ -12,17 +13,12 @@ import { writePrivateFileAtomically } from '../fs/write-private-file.js';
 import { Shutdown } from '../lifecycle/shutdown.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { PawMetrics } from '../ops/metrics/paw-metrics.js';
-import { startNotificationService } from '../ops/notify/notification-service.js';
 import { startOpsServer, type OpsServer } from '../ops/ops-server.js';
-import { schedulerOnFire } from '../ops/scheduler-observer.js';
-import { workerObservers } from '../ops/worker-observers.js';
 import { OutcomeQueries } from '../outcomes/outcome-queries.js';
 import type { ItemRecord } from '../outcomes/outcome-records.js';
 import { createPlatformClient, type PlatformClient } from '../platform/platform-client.js';
 import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
-import { startSchedulerService } from '../scheduler/scheduler-service.js';
 import { startSimulator } from '../simulator/simulator.js';
-import { startWorkerService } from '../worker/worker-service.js';
 import { DEMO_WINDOW_SLA, demoDefinitionsYaml } from './demo-definitions.js';
 import { DemoProgress } from './demo-progress.js';
 import { demoRedis } from './demo-redis.js';
@@ -124,26 +120,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const shutdown = new Shutdown({ logger, graceMs: 10_000 });
     cleanups.push({ name: 'paw', run: () => shutdown.run('demo over') });
     const metrics = new PawMetrics({ version: PAW_VERSION, role: 'demo' });
-    const notifications = await startNotificationService({
+    const { scheduler, workers } = await startPawServices({
       settings,
       definitions,
       logger,
       shutdown,
-      userAgent: `paw/${PAW_VERSION}`,
-      onResult: (result) => metrics.notifications.record(result),
-    });
-    const scheduler = await startSchedulerService({
-      settings,
-      definitions,
-      logger,
-      shutdown,
-      onFire: schedulerOnFire(metrics, notifications.producer),
-    });
-    const workers = await startWorkerService({
-      settings,
-      logger,
-      shutdown,
-      observers: workerObservers(metrics, notifications.producer),
+      metrics,
+      workers: {},
     });
     const ops = await serveDashboard(settings, logger, metrics, definitions, workers.platform);
     if (ops !== undefined) shutdown.add('ops server', () => ops.close());

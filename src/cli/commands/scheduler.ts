@@ -1,16 +1,15 @@
 import { Command } from 'commander';
+import { startPawServices } from '../../app/start-paw-services.js';
 import { displayPath } from '../../definitions/definition-problem.js';
 import { loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { PawMetrics } from '../../ops/metrics/paw-metrics.js';
-import { startNotificationService } from '../../ops/notify/notification-service.js';
-import { schedulerOnFire } from '../../ops/scheduler-observer.js';
-import { startSchedulerService } from '../../scheduler/scheduler-service.js';
 import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { PAW_VERSION } from '../paw-version.js';
 import { serveOps } from '../serve-ops.js';
+import { untilShutdownBegins } from '../until-signal.js';
 
 /**
  * `paw scheduler`: runs a scheduler replica alone (no workers), until SIGTERM or SIGINT. Any
@@ -43,28 +42,17 @@ export function schedulerCommand(): Command {
 
       const shutdown = new Shutdown({ logger });
       shutdown.installSignalHandlers();
-      const stopped = new Promise<void>((resolve) => {
-        if (shutdown.signal.aborted) resolve();
-        else shutdown.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
+      const stopped = untilShutdownBegins(shutdown);
 
       const metrics = new PawMetrics({ version: PAW_VERSION, role: 'scheduler' });
       try {
-        // Opened first so that it closes last: summaries of fires missed at start-up still go out.
-        const notifications = await startNotificationService({
+        const { scheduler: service } = await startPawServices({
           settings,
           definitions,
           logger,
           shutdown,
-          userAgent: `paw/${PAW_VERSION}`,
-          onResult: (result) => metrics.notifications.record(result),
-        });
-        const service = await startSchedulerService({
-          settings,
-          definitions,
-          logger,
-          shutdown,
-          onFire: schedulerOnFire(metrics, notifications.producer),
+          metrics,
+          workers: false,
         });
         const { catchUp } = service;
         status(

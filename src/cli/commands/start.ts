@@ -1,14 +1,10 @@
 import { Command } from 'commander';
+import { startPawServices } from '../../app/start-paw-services.js';
 import { displayPath } from '../../definitions/definition-problem.js';
 import { loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { PawMetrics } from '../../ops/metrics/paw-metrics.js';
-import { startNotificationService } from '../../ops/notify/notification-service.js';
-import { schedulerOnFire } from '../../ops/scheduler-observer.js';
-import { workerObservers } from '../../ops/worker-observers.js';
-import { startSchedulerService } from '../../scheduler/scheduler-service.js';
-import { startWorkerService } from '../../worker/worker-service.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { PAW_VERSION } from '../paw-version.js';
 import { serveOps } from '../serve-ops.js';
@@ -54,31 +50,13 @@ export function startCommand(): Command {
       const stopped = untilShutdownBegins(shutdown);
       const metrics = new PawMetrics({ version: PAW_VERSION, role: 'start' });
       try {
-        // Notifications open first and close last: summaries of runs that end while the
-        // workers drain still go out.
-        const notifications = await startNotificationService({
+        const { scheduler, workers } = await startPawServices({
           settings,
           definitions,
           logger,
           shutdown,
-          userAgent: `paw/${PAW_VERSION}`,
-          onResult: (result) => metrics.notifications.record(result),
-        });
-        // The scheduler opens before the workers so that it closes after them: at shutdown the
-        // workers drain first.
-        const scheduler = await startSchedulerService({
-          settings,
-          definitions,
-          logger: logger.child({ component: 'scheduler' }),
-          shutdown,
-          onFire: schedulerOnFire(metrics, notifications.producer),
-        });
-        const workers = await startWorkerService({
-          settings,
-          logger: logger.child({ component: 'worker' }),
-          shutdown,
-          observers: workerObservers(metrics, notifications.producer),
-          ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+          metrics,
+          workers: { kinds: options.kinds },
         });
         await serveOps({
           settings,

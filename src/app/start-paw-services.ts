@@ -1,0 +1,80 @@
+import { PAW_VERSION } from '../cli/paw-version.js';
+import type { Settings } from '../config/settings-schema.js';
+import type { JobDefinition } from '../definitions/job-definition.js';
+import type { Shutdown } from '../lifecycle/shutdown.js';
+import type { Logger } from '../log/logger.js';
+import type { PawMetrics } from '../ops/metrics/paw-metrics.js';
+import {
+  startNotificationService,
+  type NotificationService,
+} from '../ops/notify/notification-service.js';
+import { schedulerOnFire } from '../ops/scheduler-observer.js';
+import { workerObservers } from '../ops/worker-observers.js';
+import { startSchedulerService, type SchedulerService } from '../scheduler/scheduler-service.js';
+import { startWorkerService, type WorkerService } from '../worker/worker-service.js';
+
+export interface PawServicesOptions {
+  readonly settings: Settings;
+  readonly definitions: readonly JobDefinition[];
+  readonly logger: Logger;
+  readonly shutdown: Shutdown;
+  readonly metrics: PawMetrics;
+  /** Run workers, for these kinds or (`kinds` absent) every kind; false: no workers. */
+  readonly workers: false | WorkerChoice;
+}
+
+export interface WorkerChoice {
+  readonly kinds?: readonly string[] | undefined;
+}
+
+export interface PawServices<Workers extends WorkerService | undefined = WorkerService> {
+  readonly notifications: NotificationService;
+  readonly scheduler: SchedulerService;
+  readonly workers: Workers;
+}
+
+/**
+ * Starts paw's services in a process that loads the job definitions (`paw start` and `paw demo`
+ * with workers, `paw scheduler` without), in the one order that makes shutdown right. The shutdown releases in
+ * reverse order of opening, so: notifications open first and close last (summaries of runs that
+ * end while the workers drain, and of fires missed at start-up, still go out); the scheduler
+ * opens before the workers and closes after them (the workers drain first).
+ */
+export async function startPawServices(
+  options: PawServicesOptions & { readonly workers: WorkerChoice },
+): Promise<PawServices>;
+export async function startPawServices(
+  options: PawServicesOptions & { readonly workers: false },
+): Promise<PawServices<undefined>>;
+export async function startPawServices(
+  options: PawServicesOptions,
+): Promise<PawServices<WorkerService | undefined>> {
+  const { settings, definitions, logger, shutdown, metrics } = options;
+  const notifications = await startNotificationService({
+    settings,
+    definitions,
+    logger,
+    shutdown,
+    userAgent: `paw/${PAW_VERSION}`,
+    onResult: (result) => metrics.notifications.record(result),
+  });
+  const scheduler = await startSchedulerService({
+    settings,
+    definitions,
+    logger: logger.child({ component: 'scheduler' }),
+    shutdown,
+    onFire: schedulerOnFire(metrics, notifications.producer),
+  });
+  const workerOptions = options.workers;
+  const workers =
+    workerOptions === false
+      ? undefined
+      : await startWorkerService({
+          settings,
+          logger: logger.child({ component: 'worker' }),
+          shutdown,
+          observers: workerObservers(metrics, notifications.producer),
+          ...(workerOptions.kinds === undefined ? {} : { kinds: workerOptions.kinds }),
+        });
+  return { notifications, scheduler, workers };
+}
