@@ -434,6 +434,7 @@ interface Overhead {
   readonly nodeCpuUsPerJob: number;
   readonly redisCpuUsPerJob: number;
   readonly redisCommandsPerJob: number;
+  readonly luaScriptsPerJob: number;
 }
 
 interface QueueReport {
@@ -495,6 +496,7 @@ function summarise(
       nodeCpuUsPerJob: (paw?.nodeCpuMsPer1000 ?? NaN) - (base?.nodeCpuMsPer1000 ?? NaN),
       redisCpuUsPerJob: (paw?.redisCpuMsPer1000 ?? NaN) - (base?.redisCpuMsPer1000 ?? NaN),
       redisCommandsPerJob: (paw?.redisCommandsPerJob ?? NaN) - (base?.redisCommandsPerJob ?? NaN),
+      luaScriptsPerJob: (paw?.luaScriptsPerJob ?? NaN) - (base?.luaScriptsPerJob ?? NaN),
     };
   };
   return {
@@ -526,6 +528,7 @@ function print(report: QueueReport, markdown: boolean): void {
       'node CPU ms/1000 jobs',
       'redis CPU ms/1000 jobs',
       'Redis cmds/job',
+      'Lua scripts/job',
     ],
     report.phases.map((entry) => [
       entry.path,
@@ -539,12 +542,13 @@ function print(report: QueueReport, markdown: boolean): void {
     markdown,
   );
   const overheadTable = renderTable(
-    ["paw's overhead per job", 'node CPU µs', 'redis CPU µs', 'Redis cmds'],
+    ["paw's overhead per job", 'node CPU µs', 'redis CPU µs', 'Redis cmds', 'Lua scripts'],
     report.pawOverhead.map((entry) => [
       entry.comparison,
       `${entry.nodeCpuUsPerJob >= 0 ? '+' : ''}${Math.round(entry.nodeCpuUsPerJob)}`,
       `${entry.redisCpuUsPerJob >= 0 ? '+' : ''}${Math.round(entry.redisCpuUsPerJob)}`,
       `${entry.redisCommandsPerJob >= 0 ? '+' : ''}${round1(entry.redisCommandsPerJob)}`,
+      `${entry.luaScriptsPerJob >= 0 ? '+' : ''}${round1(entry.luaScriptsPerJob)}`,
     ]),
     markdown,
   );
@@ -562,6 +566,9 @@ function print(report: QueueReport, markdown: boolean): void {
       'redis-server process.',
     'Redis cmds = INFO commandstats, which counts the commands a Lua script runs as well as the ' +
       'EVALSHA itself (--json has them by name).',
+    "paw's extra scripts per job: the run record at enqueue (createRun); startRun and finishRun " +
+      '(with an HGET before and, for the observers, an HGETALL after) and the run-end notification ' +
+      'job (a BullMQ add) when processing.',
     '',
   ];
   process.stdout.write(lines.join('\n'));

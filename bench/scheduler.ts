@@ -420,7 +420,7 @@ function summarise(
     if (kill.leasesHeld.length > 0) {
       slices.push(
         sliceFigures(
-          `after, of ${kill.leasesHeld.join(', ')}`,
+          `fired after, of the ${kill.leasesHeld.length} definitions it held`,
           fires.filter(
             (fire) => fire.fireMs >= killedAt && kill.leasesHeld.includes(fire.definitionId),
           ),
