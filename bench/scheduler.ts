@@ -19,6 +19,7 @@ import {
   round1,
   writeJsonReport,
 } from './support/bench-report.js';
+import { processCpuMs } from './support/process-cpu.js';
 import { SchedulerReplica } from './support/scheduler-replica.js';
 
 const USAGE = `usage: npm run bench -- scheduler [options]
@@ -177,8 +178,17 @@ export async function run(args: string[]): Promise<void> {
     let kill: KillReport | undefined;
     const deadline = windowEnd + 10_000 + (options.kill ? options.leaseMs : 0);
     let lastProgress = 0;
+    // CPU time of each replica and of redis-server over the measurement (a killed replica's
+    // up to its last sample).
+    const cpuStart = replicas.map((replica) => processCpuMs(replica.pid));
+    const cpuLast = [...cpuStart];
+    const redisCpuStart = processCpuMs(server.pid);
+    const measureStart = Date.now();
     for (;;) {
       const now = Date.now();
+      replicas.forEach((replica, index) => {
+        if (replica.running) cpuLast[index] = processCpuMs(replica.pid);
+      });
       if (killAt !== undefined && kill === undefined && now >= killAt) {
         const victim = replicas[0];
         if (victim !== undefined) kill = await killHoldingLease(redis, victim, ids, windowStart);
@@ -198,10 +208,23 @@ export async function run(args: string[]): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
 
+    replicas.forEach((replica, index) => {
+      if (replica.running) cpuLast[index] = processCpuMs(replica.pid);
+    });
+    const cpu: CpuReport = {
+      seconds: round1((Date.now() - measureStart) / 1000),
+      replicasMs: Object.fromEntries(
+        replicas.map((replica, index) => [
+          replica.name,
+          Math.round((cpuLast[index] ?? 0) - (cpuStart[index] ?? 0)),
+        ]),
+      ),
+      redisServerMs: Math.round(processCpuMs(server.pid) - redisCpuStart),
+    };
     progress('stopping the replicas (SIGTERM)');
     await Promise.all(replicas.map((replica) => replica.stop('SIGTERM')));
     await collect(redis, queueName, fires, replicas);
-    const report = summarise(finishContext(context), options, fires, replicas, kill);
+    const report = summarise(finishContext(context), options, fires, replicas, kill, cpu);
     print(report, options.markdown);
     if (options.json !== undefined) await writeJsonReport(options.json, report);
     if (report.total.missed > 0 || report.total.duplicateJobs > 0) process.exitCode = 1;
@@ -393,6 +416,15 @@ interface SchedulerReport {
   /** Fires of the window each replica enqueued, by its log (a SIGKILLed one may lose its last lines). */
   readonly handledBy: Record<string, number>;
   readonly kill: KillReport | undefined;
+  readonly cpu: CpuReport;
+}
+
+/** CPU time (user + system) used while the bench watched the window. */
+interface CpuReport {
+  /** How long it watched: from just before the window to the end (or the deadline). */
+  readonly seconds: number;
+  readonly replicasMs: Record<string, number>;
+  readonly redisServerMs: number;
 }
 
 function summarise(
@@ -401,6 +433,7 @@ function summarise(
   fires: readonly Fire[],
   replicas: readonly SchedulerReplica[],
   kill: KillReport | undefined,
+  cpu: CpuReport,
 ): SchedulerReport {
   const total = sliceFigures('all', fires);
   const slices = [total];
@@ -444,6 +477,7 @@ function summarise(
     slices,
     handledBy,
     kill,
+    cpu,
   };
 }
 
@@ -490,6 +524,16 @@ function print(report: SchedulerReport, markdown: boolean): void {
       .map(([name, count]) => `${name} ${count}`)
       .join(', ')}`,
   ];
+  const { cpu } = report;
+  const replicaCpuMs = Object.values(cpu.replicasMs).reduce((sum, ms) => sum + ms, 0);
+  const firesWatched = setup.definitions * cpu.seconds;
+  lines.push(
+    `CPU over the ${cpu.seconds} s watched: ${Object.entries(cpu.replicasMs)
+      .map(([name, ms]) => `${name} ${ms} ms (${round1(ms / cpu.seconds / 10)}% of a core)`)
+      .join(', ')}; redis-server ${cpu.redisServerMs} ms; ` +
+      `about ${round1(replicaCpuMs / firesWatched)} ms of replica CPU per fire (all replicas, ` +
+      `${setup.definitions} fires per second)`,
+  );
   if (report.kill !== undefined) {
     const { kill } = report;
     lines.push(
