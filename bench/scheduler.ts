@@ -195,7 +195,7 @@ export async function run(args: string[]): Promise<void> {
         progress(
           `SIGKILLed ${kill?.replica ?? '?'} at +${round1((kill?.atMs ?? 0) / 1000)} s` +
             (kill?.leasesHeld.length
-              ? `, holding the lease of ${kill.leasesHeld.join(', ')}`
+              ? `, holding the lease of ${describeLeases(kill.leasesHeld)}`
               : ', holding no lease'),
         );
       }
@@ -234,6 +234,12 @@ export async function run(args: string[]): Promise<void> {
     await server.stop();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The definitions whose lease a killed replica held, listed when few. */
+function describeLeases(ids: readonly string[]): string {
+  if (ids.length <= 4) return ids.join(', ');
+  return `${ids.length} definitions (${ids[0] ?? ''} … ${ids.at(-1) ?? ''})`;
 }
 
 /** The bench's definitions: snapshots every second, `overlap: allow` (no worker ends a run). */
@@ -539,7 +545,7 @@ function print(report: SchedulerReport, markdown: boolean): void {
     lines.push(
       `killed: ${kill.replica} (pid ${kill.pid}) by SIGKILL at +${round1(kill.atMs / 1000)} s into the window, ` +
         (kill.leasesHeld.length > 0
-          ? `holding the lease of ${kill.leasesHeld.join(', ')} (taken over when it expired)`
+          ? `holding the lease of ${describeLeases(kill.leasesHeld)} (taken over when it expired)`
           : 'holding no lease'),
     );
   }
