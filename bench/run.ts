@@ -11,6 +11,15 @@ const BENCHMARKS: Record<
     description: 'getWorkload requests per second on one core, and the memory of a large inventory',
     load: () => import('./simulator.js'),
   },
+  scheduler: {
+    description:
+      'three replicas, a thousand fires: fire-to-enqueue latency (median, p99), duplicates, misses',
+    load: () => import('./scheduler.js'),
+  },
+  queue: {
+    description: "paw's cost per job against BullMQ's own cost for a job that does nothing",
+    load: () => import('./queue.js'),
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

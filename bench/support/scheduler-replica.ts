@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PAW_BIN = fileURLToPath(new URL('../../bin/paw.js', import.meta.url));
+
+/** One `paw scheduler` child process, its standard error (status lines and JSON logs) collected. */
+export class SchedulerReplica {
+  readonly child: ChildProcess;
+  stderr = '';
+  readonly exited: Promise<void>;
+  private ended = false;
+
+  constructor(
+    readonly name: string,
+    env: Record<string, string>,
+  ) {
+    const base: NodeJS.ProcessEnv = {};
+    // The bench's own PAW_* variables must not leak into the replicas' settings.
+    for (const [key, value] of Object.entries(process.env)) {
+      if (!key.startsWith('PAW_')) base[key] = value;
+    }
+    this.child = spawn(process.execPath, [PAW_BIN, 'scheduler'], {
+      cwd: REPO_ROOT,
+      env: { ...base, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', () => {
+        this.ended = true;
+        resolve();
+      });
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  get running(): boolean {
+    return !this.ended;
+  }
+
+  /** Waits for the `paw scheduler: ready` status line; throws with its output if it exits first. */
+  async ready(timeoutMs: number): Promise<void> {
+    const started = Date.now();
+    while (!/^paw scheduler: ready/m.test(this.stderr)) {
+      if (this.ended) throw new Error(`${this.name} exited during start-up:\n${this.stderr}`);
+      if (Date.now() - started > timeoutMs) {
+        throw new Error(`${this.name} was not ready after ${timeoutMs} ms:\n${this.stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** The JSON log records it printed. */
+  logRecords(): Record<string, unknown>[] {
+    const records: Record<string, unknown>[] = [];
+    for (const line of this.stderr.split('\n')) {
+      if (!line.startsWith('{')) continue;
+      try {
+        records.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // A SIGKILLed replica can leave a half-written last line.
+      }
+    }
+    return records;
+  }
+
+  /** Sends `signal` and waits for the exit (SIGKILL after `timeoutMs`). */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000): Promise<void> {
+    if (this.ended) return;
+    this.child.kill(signal);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
