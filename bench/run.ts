@@ -11,6 +11,11 @@ const BENCHMARKS: Record<
     description: 'getWorkload requests per second on one core, and the memory of a large inventory',
     load: () => import('./simulator.js'),
   },
+  nightly: {
+    description:
+      'a night of snapshots: paw against the sequential and the concurrent script (--quick: N = 1,000)',
+    load: () => import('./nightly.js'),
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);
