@@ -12,6 +12,8 @@ export interface ContenderResult {
   readonly measuredMakespanSeconds: number;
   /** Platform requests (every operation, the token included) per snapshot triggered. */
   readonly requestsPerSnapshot: number;
+  /** Platform requests by operationId (of the sample, if any). */
+  readonly requestsByOperation: Record<string, number>;
   /** 429s from the platform's rate limit during the (sampled) run. */
   readonly rateLimited: number;
   /** The platform's final status of each snapshot job triggered. */

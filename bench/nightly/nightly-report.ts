@@ -32,6 +32,7 @@ export function reportJson(report: NightlyReport): unknown {
               measuredMakespanSeconds: round(contender.measuredMakespanSeconds),
             }),
         statuses: contender.statuses,
+        requestsByOperation: contender.requestsByOperation,
         processes: contender.processes,
         ...(contender.redisMb === undefined ? {} : { redisMb: round(contender.redisMb) }),
         ...(contender.lowerBoundRatio === undefined

@@ -111,6 +111,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
         makespanSeconds,
         measuredMakespanSeconds: makespanSeconds,
         requestsPerSnapshot: platform.requests / triggered,
+        requestsByOperation: platform.requestsByOperation,
         rateLimited: platform.rateLimited,
         statuses: platform.statuses,
         cpuMsPerSnapshot: cpuMs / triggered,

@@ -91,6 +91,7 @@ export async function runScriptContender(
     makespanSeconds: (measured * options.workloadIds.length) / sample,
     measuredMakespanSeconds: measured,
     requestsPerSnapshot: platform.requests / triggered,
+    requestsByOperation: platform.requestsByOperation,
     rateLimited: platform.rateLimited,
     statuses: platform.statuses,
     cpuMsPerSnapshot: report.cpuMs / triggered,
