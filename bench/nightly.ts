@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { compiledPaw, sourcePaw } from './nightly/compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './nightly/contender-result.js';
 import { LOWER_BOUND_FORMULA, type LowerBound } from './nightly/lower-bound.js';
 import {
@@ -34,6 +35,8 @@ options:
   --workers N             paw worker processes, paw start included (default 3)
   --sequential-sample N   workloads the sequential script runs, extrapolated to N (default 25, quick 10)
   --concurrent-sample N   workloads the concurrent script runs, extrapolated to N (default 250, quick 100)
+  --paw-from WHAT         compiled (default: tsc into a temporary folder, run with node, as the
+                          container image does) or source (bin/paw.js through tsx)
   --only LIST             comma-separated contenders to run (paw,sequential,concurrent)
   --json FILE             also write the figures as JSON to FILE
   --markdown              print the table as markdown
@@ -44,6 +47,7 @@ crashed; 2 bad usage.
 `;
 
 interface NightlyOptions {
+  pawFrom: 'compiled' | 'source';
   snapshots: number;
   timeScale: number;
   workers: number;
@@ -69,6 +73,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
         'sequential-sample': { type: 'string' },
         'concurrent-sample': { type: 'string' },
         only: { type: 'string', default: CONTENDERS.join(',') },
+        'paw-from': { type: 'string', default: 'compiled' },
         json: { type: 'string' },
         markdown: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -89,7 +94,11 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
   for (const name of only)
     if (!(CONTENDERS as readonly string[]).includes(name))
       throw new UsageError(`--only: unknown contender '${name}' (use ${CONTENDERS.join(', ')})`);
+  const pawFrom = parsed['paw-from'];
+  if (pawFrom !== 'compiled' && pawFrom !== 'source')
+    throw new UsageError(`--paw-from must be compiled or source, not '${pawFrom}'`);
   return {
+    pawFrom,
     snapshots: Math.round(positive('snapshots', parsed.snapshots, quick ? 1000 : 10_000)),
     timeScale: positive('time-scale', parsed['time-scale'], 20),
     workers: Math.round(positive('workers', parsed.workers, 3)),
@@ -151,7 +160,10 @@ export async function run(args: string[]): Promise<void> {
   const pollMs = Math.round(5_000 / settings.timeScale);
   try {
     if (options.only.includes('paw')) {
+      if (options.pawFrom === 'compiled') progress.line('paw: compiling src/ (tsc)');
+      const command = options.pawFrom === 'compiled' ? await compiledPaw() : sourcePaw();
       const paw = await runPawContender({
+        command,
         baseUrl: simulator.baseUrl,
         credentialsFile: simulator.credentialsFile,
         clusterIds: inventory.clusterIds,
@@ -161,7 +173,7 @@ export async function run(args: string[]): Promise<void> {
         rateLimit: { requestsPerSecond: settings.requestsPerSecond, burst: settings.burst },
         dir,
         progress,
-      });
+      }).finally(() => command.remove());
       contenders.push(paw.result);
       bound = paw.lowerBound;
     }
@@ -211,7 +223,11 @@ export async function run(args: string[]): Promise<void> {
       workloadsSeeded: inventory.workloads,
       clusterIds: inventory.clusterIds,
     },
-    pawSettings: { ...pawSettings, workerProcesses: String(options.workers) },
+    pawSettings: {
+      ...pawSettings,
+      workerProcesses: String(options.workers),
+      pawFrom: options.pawFrom,
+    },
     lowerBoundSeconds: bound.seconds,
     lowerBound: { ...bound, formula: LOWER_BOUND_FORMULA },
     contenders,

@@ -6,6 +6,7 @@ import type { RunRecord } from '../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
 import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
+import type { PawCommand } from './compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './contender-result.js';
 import { lowerBound, type LowerBound } from './lower-bound.js';
 import { platformFigures, resetPlatformCounters } from './platform-figures.js';
@@ -17,6 +18,8 @@ export interface PawContenderOptions {
   readonly credentialsFile: string;
   readonly clusterIds: readonly string[];
   readonly snapshots: number;
+  /** How paw is run: compiled, or from source. */
+  readonly command: PawCommand;
   /** Worker processes: `paw start` plus this many minus one `paw worker`. */
   readonly workerProcesses: number;
   /** paw's settings as environment variables (the request gate, the poll schedule). */
@@ -65,10 +68,11 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
   const processes: PawProcess[] = [];
   const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   try {
-    processes.push(startPaw(['start'], environment, 'paw start'));
+    const { entry } = options.command;
+    processes.push(startPaw([...entry, 'start'], environment, 'paw start'));
     for (let index = 1; index < options.workerProcesses; index++)
       processes.push(
-        startPaw(['worker', '--kinds', 'snapshot'], environment, `paw worker ${index}`),
+        startPaw([...entry, 'worker', '--kinds', 'snapshot'], environment, `paw worker ${index}`),
       );
     await Promise.all(processes.map((paw) => paw.ready));
     progress.line(
@@ -78,7 +82,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     const cpuAtStart = processes.map((paw) => usageOf(paw).cpuMs);
     await resetPlatformCounters(options.baseUrl);
     const since = Date.now();
-    const runId = await firePawRun(environment);
+    const runId = await firePawRun(entry, environment);
     progress.line(`paw: fired run ${runId}`);
 
     const store = new OutcomeStore(redis, 'paw');
@@ -106,7 +110,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       lowerBound: bound,
       result: {
         name: 'paw',
-        description: `paw start + ${options.workerProcesses - 1} paw worker`,
+        description: `paw start + ${options.workerProcesses - 1} paw worker, ${options.command.describe}`,
         snapshots: options.snapshots,
         makespanSeconds,
         measuredMakespanSeconds: makespanSeconds,
@@ -154,7 +158,7 @@ interface PawProcess {
 }
 
 function startPaw(args: string[], environment: NodeJS.ProcessEnv, name: string): PawProcess {
-  const child = spawn(process.execPath, ['bin/paw.js', ...args], {
+  const child = spawn(process.execPath, args, {
     env: environment,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -200,8 +204,11 @@ function usageOf(paw: PawProcess): ProcessUsage {
 }
 
 /** `paw run <id> --json`: fires the definition now; returns the run id. */
-async function firePawRun(environment: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(process.execPath, ['bin/paw.js', 'run', DEFINITION_ID, '--json'], {
+async function firePawRun(
+  entry: readonly string[],
+  environment: NodeJS.ProcessEnv,
+): Promise<string> {
+  const child = spawn(process.execPath, [...entry, 'run', DEFINITION_ID, '--json'], {
     env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
