@@ -33,8 +33,8 @@ options:
   --snapshots N           snapshots in the night (default 10000)
   --time-scale X          platform time runs X times faster (default 20)
   --workers N             paw worker processes, paw start included (default 3)
-  --sequential-sample N   workloads the sequential script runs, extrapolated to N (default 25, quick 10)
-  --concurrent-sample N   workloads the concurrent script runs, extrapolated to N (default 250, quick 100)
+  --sequential-sample N   workloads the sequential script runs, extrapolated to N (default 20, quick 8)
+  --concurrent-sample N   workloads the concurrent script runs, extrapolated to N (default 200, quick 80)
   --paw-from WHAT         compiled (default: tsc into a temporary folder, run with node, as the
                           container image does) or source (bin/paw.js through tsx)
   --only LIST             comma-separated contenders to run (paw,sequential,concurrent)
@@ -103,10 +103,10 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
     timeScale: positive('time-scale', parsed['time-scale'], 20),
     workers: Math.round(positive('workers', parsed.workers, 3)),
     sequentialSample: Math.round(
-      positive('sequential-sample', parsed['sequential-sample'], quick ? 10 : 25),
+      positive('sequential-sample', parsed['sequential-sample'], quick ? 8 : 20),
     ),
     concurrentSample: Math.round(
-      positive('concurrent-sample', parsed['concurrent-sample'], quick ? 100 : 250),
+      positive('concurrent-sample', parsed['concurrent-sample'], quick ? 80 : 200),
     ),
     only: only as ContenderName[],
     json: parsed.json,

@@ -25,6 +25,8 @@ export interface ContenderResult {
   readonly processes: number;
   /** paw: Redis's `used_memory` after the run, MB. */
   readonly redisMb?: number;
+  /** paw: redis-server's CPU time during the run per snapshot, ms (not in `cpuMsPerSnapshot`). */
+  readonly redisCpuMsPerSnapshot?: number;
   /** paw: makespan ÷ the platform's lower bound. */
   readonly lowerBoundRatio?: number;
 }

@@ -32,11 +32,12 @@ export function nightSettings(snapshots: number, timeScale: number): NightSettin
     requestsPerSecond: 50,
     burst: 50,
     latencyMs: 20,
-    // 24 slots per cluster at a median of 60 platform seconds: the four clusters end about
-    // 20 snapshots per second at timeScale 20, a little less than the 25 triggers per second
-    // the rate limit allows a client that reads each job once, so the clusters' queues, not
-    // only the rate limit, decide the night.
-    concurrencyPerCluster: 24,
+    // 32 slots per cluster (the simulator's default) at a median of 60 platform seconds
+    // (sigma 1: a mean of about 100): the four clusters end about 26 snapshots per second at
+    // timeScale 20, about the 25 per second the rate limit allows a client that triggers each
+    // job and reads it once. Neither limit hides the other: a client must trigger early enough
+    // to keep every slot busy and read rarely enough to leave the requests for the triggers.
+    concurrencyPerCluster: 32,
     // Long-tailed: sigma 1 puts the slowest of 10,000 at about 40 times the median.
     durationSeconds: { median: 60, sigma: 1, min: 10 },
   };

@@ -35,6 +35,9 @@ export function reportJson(report: NightlyReport): unknown {
         requestsByOperation: contender.requestsByOperation,
         processes: contender.processes,
         ...(contender.redisMb === undefined ? {} : { redisMb: round(contender.redisMb) }),
+        ...(contender.redisCpuMsPerSnapshot === undefined
+          ? {}
+          : { redisCpuMsPerSnapshot: round(contender.redisCpuMsPerSnapshot, 2) }),
         ...(contender.lowerBoundRatio === undefined
           ? {}
           : { lowerBoundRatio: round(contender.lowerBoundRatio, 3) }),
@@ -66,7 +69,7 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
     'statuses',
     'CPU ms/snapshot',
     'peak RSS MB',
-    'Redis MB',
+    'Redis MB (CPU ms/snapshot)',
   ];
   const rows = report.contenders.map((contender) => [
     contender.extrapolatedFrom === undefined
@@ -84,7 +87,9 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
       .join(', '),
     fixed(contender.cpuMsPerSnapshot, 2),
     `${fixed(contender.peakRssMb, 0)}${contender.processes > 1 ? ` (max of ${contender.processes})` : ''}`,
-    contender.redisMb === undefined ? '' : fixed(contender.redisMb, 1),
+    contender.redisMb === undefined
+      ? ''
+      : `${fixed(contender.redisMb, 1)} (${fixed(contender.redisCpuMsPerSnapshot ?? NaN, 2)})`,
   ]);
   const table = markdown ? markdownTable(header, rows) : plainTable(header, rows);
   const bound = report.lowerBound;
@@ -109,7 +114,8 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
     'makespan: paw from the run record’s createdAt to its finishedAt; a script from its first request to its exit. ' +
       'Requests, 429s and statuses are what the simulator saw (/_sim/stats, /_sim/jobs). ' +
       'CPU: paw processes’ utime+stime from /proc after start-up; scripts’ process.cpuUsage() after start-up. ' +
-      'Peak RSS: VmHWM (paw), resourceUsage().maxRSS (scripts).',
+      'Peak RSS: VmHWM (paw), resourceUsage().maxRSS (scripts). ' +
+      'redis-server’s own CPU is not in paw’s; it is shown beside its memory.',
     '',
     table,
     '',

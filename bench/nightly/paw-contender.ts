@@ -80,6 +80,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     );
 
     const cpuAtStart = processes.map((paw) => usageOf(paw).cpuMs);
+    const redisCpuAtStart = processUsage(redisServer.pid)?.cpuMs ?? NaN;
     await resetPlatformCounters(options.baseUrl);
     const since = Date.now();
     const runId = await firePawRun(entry, environment);
@@ -88,6 +89,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     const store = new OutcomeStore(redis, 'paw');
     const run = await waitForRun(store, runId, processes, progress);
     const usage = processes.map(usageOf);
+    const redisCpuMs = (processUsage(redisServer.pid)?.cpuMs ?? NaN) - redisCpuAtStart;
     const platform = await platformFigures(options.baseUrl, since);
     const redisMb = await usedMemoryMb(redis);
 
@@ -122,6 +124,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
         peakRssMb: Math.max(...usage.map((one) => one.peakRssMb)),
         processes: processes.length,
         redisMb,
+        redisCpuMsPerSnapshot: redisCpuMs / triggered,
         lowerBoundRatio: makespanSeconds / bound.seconds,
       },
     };
