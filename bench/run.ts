@@ -11,6 +11,11 @@ const BENCHMARKS: Record<
     description: 'getWorkload requests per second on one core, and the memory of a large inventory',
     load: () => import('./simulator.js'),
   },
+  nightly: {
+    description:
+      'a night of snapshots: paw against the sequential and the concurrent script (--quick: N = 1,000)',
+    load: () => import('./nightly.js'),
+  },
   scheduler: {
     description:
       'three replicas, a thousand fires: fire-to-enqueue latency (median, p99), duplicates, misses',

@@ -138,6 +138,11 @@ export class SnapshotJobEngine {
     return job;
   }
 
+  /** Every job triggered so far, in trigger order (a Map keeps insertion order). */
+  all(): IterableIterator<SnapshotJob> {
+    return this.jobs.values();
+  }
+
   find(jobId: string): SnapshotJob | undefined {
     return this.jobs.get(jobId);
   }

@@ -1,5 +1,5 @@
 // Conformance tests read JSON bodies of many shapes and assert each: `any` is the honest type.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './http.js';
@@ -167,6 +167,22 @@ describe('/_sim', () => {
       (await t.api('PUT', '/_sim/workloads/nope/sla-domain', { json: { slaDomainId: null } }))
         .status,
     ).toBe(404);
+  });
+
+  it('lists every snapshot job with the schedule drawn at its trigger', async () => {
+    const vm = t.fixtures.workloads.samples.vsphereVm ?? '';
+    const trigger = await t.rest('POST', `/workloads/${vm}/snapshots`);
+    const jobId = trigger.body.data.id as string;
+    const report = (await t.api('GET', '/_sim/jobs')).body;
+    expect(report).toMatchObject({ timeScale: 1, concurrencyPerCluster: 32, queuedMs: 2000 });
+    const job = report.jobs.find((entry: { id: string }) => entry.id === jobId);
+    expect(job).toMatchObject({ workloadId: vm, clusterId: expect.any(String) });
+    expect(['SUCCEEDED', 'FAILED', 'CANCELED']).toContain(job.outcome);
+    expect(job.startAt).toBeGreaterThanOrEqual(job.triggeredAt + 2000);
+    expect(job.endAt - job.startAt).toBe(job.runMs);
+    expect(job.durationMs).toBeGreaterThanOrEqual(10_000);
+    // Trigger order: the newest job is last.
+    expect(report.jobs.at(-1).id).toBe(jobId);
   });
 
   it('answers unknown /_sim routes with 404', async () => {

@@ -12,10 +12,12 @@ describe('nextPollDelay', () => {
   });
 
   it('polls sooner when the progress says the end is near', () => {
-    // Running 40 minutes, 95% done: about 2 minutes to go, so the next read in a minute.
+    // Running 40 minutes: the next read is at the end extrapolated from the progress (not
+    // halfway to it: halving costs a read per halving), within the maximum (2 minutes here).
     const situation = { ...base, now: 41 * MINUTE, startedAt: MINUTE };
-    expect(nextPollDelay({ ...situation, progress: 95 })).toBeLessThan(70_000);
-    expect(nextPollDelay({ ...situation, progress: 99 })).toBe(12_121);
+    expect(nextPollDelay({ ...situation, progress: 95 })).toBe(120_000); // 126 s to go
+    expect(nextPollDelay({ ...situation, progress: 98 })).toBe(48_980);
+    expect(nextPollDelay({ ...situation, progress: 99 })).toBe(24_242);
     // No progress, or a job that has not started: the age alone decides.
     expect(nextPollDelay({ ...situation, progress: 0 })).toBe(120_000);
     expect(nextPollDelay({ ...base, now: 41 * MINUTE, progress: 50 })).toBe(120_000);

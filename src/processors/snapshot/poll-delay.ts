@@ -17,8 +17,8 @@ export interface PollSituation {
 /**
  * How long to wait before reading a snapshot job's status again. Short at first, then a quarter
  * of the job's age (a job that has run an hour is not going to end in the next five seconds),
- * bounded by `minMs` and `maxMs`. When progress says the end is near (the time still to go,
- * extrapolated from the progress so far, is short), it polls sooner, down to `minMs`. Never past
+ * bounded by `minMs` and `maxMs`. When progress says the end comes sooner (the time still to go,
+ * extrapolated from the progress so far), it reads at that end instead, not before `minMs`. Never past
  * the deadline: the last poll happens when the wait runs out, so a timeout is recorded on time.
  */
 export function nextPollDelay(situation: PollSituation): number {
@@ -28,9 +28,14 @@ export function nextPollDelay(situation: PollSituation): number {
 
   const { progress, startedAt } = situation;
   if (progress !== undefined && progress > 0 && progress < 100 && startedAt !== undefined) {
+    // The end, extrapolated from the progress so far: read at that estimate when it comes
+    // before the age rule's read. Not at half of it, again and again: halving the distance
+    // costs about log2(remaining / minMs) reads per job, and on a big night those reads are
+    // requests the rate limit no longer has for triggers. A job not done by then has little
+    // left: minMs steps from there.
     const running = Math.max(0, now - startedAt);
     const remaining = (running * (100 - progress)) / progress;
-    delay = Math.min(delay, Math.max(minMs, remaining / 2));
+    delay = Math.min(delay, Math.max(minMs, remaining));
   }
 
   const untilDeadline = situation.deadline - now;

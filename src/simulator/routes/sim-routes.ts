@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { faultsSchema } from '../fault-rules.js';
 import { simulatorFixtures } from '../fixtures.js';
+import { jobScheduleReport } from '../job-schedule-report.js';
 import { jobStatusLinkSchema } from '../job-status-link.js';
 import { CONNECTION_STATES } from '../records.js';
 import type { ZodApp } from '../route-config.js';
@@ -31,6 +32,8 @@ export function registerSimRoutes(app: ZodApp, state: SimulatorState): void {
     state.stats.reset();
     return reply.code(204).send();
   });
+
+  app.get('/_sim/jobs', { schema: hide }, async () => jobScheduleReport(state));
 
   app.get('/_sim/faults', { schema: hide }, async () => state.faults.get());
   app.put('/_sim/faults', { schema: { ...hide, body: faultsSchema } }, async (request) => {

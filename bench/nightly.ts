@@ -1,0 +1,245 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { compiledPaw, sourcePaw } from './nightly/compiled-paw.js';
+import { ContenderCrashedError, type ContenderResult } from './nightly/contender-result.js';
+import { LOWER_BOUND_FORMULA, type LowerBound } from './nightly/lower-bound.js';
+import {
+  nightInventory,
+  nightSettings,
+  simulatorOptions,
+} from './nightly/night-simulator-settings.js';
+import { reportJson, reportText, type NightlyReport } from './nightly/nightly-report.js';
+import { pawTargets } from './nightly/nightly-targets.js';
+import { runPawContender } from './nightly/paw-contender.js';
+import { Progress } from './nightly/progress.js';
+import { runScriptContender } from './nightly/script-contender.js';
+import { startSimulatorProcess } from './nightly/simulator-process.js';
+
+const CONTENDERS = ['paw', 'sequential', 'concurrent'] as const;
+type ContenderName = (typeof CONTENDERS)[number];
+
+const HELP = `usage: npm run bench -- nightly [options]
+
+A night of on-demand snapshots against the simulator (its own process), one contender after
+another on the same settings: (a) paw (paw start + paw worker processes, a private redis-server,
+fired with paw run); (b) the sequential script (one snapshot at a time, polled every 5 s of
+platform time); (c) the concurrent script (10 at a time). Prints makespan, ×lower bound,
+requests per snapshot, 429s, statuses, CPU and peak memory per contender, and paw's targets.
+
+options:
+  --quick                 N = 1,000 (and smaller script samples): about 3 minutes
+  --snapshots N           snapshots in the night (default 10000)
+  --time-scale X          platform time runs X times faster (default 20)
+  --workers N             paw worker processes, paw start included (default 3)
+  --sequential-sample N   workloads the sequential script runs, extrapolated to N (default 20, quick 8)
+  --concurrent-sample N   workloads the concurrent script runs, extrapolated to N (default 200, quick 80)
+  --paw-from WHAT         compiled (default: tsc into a temporary folder, run with node, as the
+                          container image does) or source (bin/paw.js through tsx)
+  --only LIST             comma-separated contenders to run (paw,sequential,concurrent)
+  --json FILE             also write the figures as JSON to FILE
+  --markdown              print the table as markdown
+  --help                  this help
+
+exit codes: 0 the benchmark completed (missed targets are reported, not failed); 1 a contender
+crashed; 2 bad usage.
+`;
+
+interface NightlyOptions {
+  pawFrom: 'compiled' | 'source';
+  snapshots: number;
+  timeScale: number;
+  workers: number;
+  sequentialSample: number;
+  concurrentSample: number;
+  only: readonly ContenderName[];
+  json: string | undefined;
+  markdown: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseOptions(args: string[]): NightlyOptions | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        quick: { type: 'boolean', default: false },
+        snapshots: { type: 'string' },
+        'time-scale': { type: 'string', default: '20' },
+        workers: { type: 'string', default: '3' },
+        'sequential-sample': { type: 'string' },
+        'concurrent-sample': { type: 'string' },
+        only: { type: 'string', default: CONTENDERS.join(',') },
+        'paw-from': { type: 'string', default: 'compiled' },
+        json: { type: 'string' },
+        markdown: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.help) return 'help';
+  const quick = parsed.quick;
+  const positive = (flag: string, text: string | undefined, fallback: number): number => {
+    const value = text === undefined ? fallback : Number(text);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new UsageError(`--${flag} must be a positive number, not '${String(text)}'`);
+    return value;
+  };
+  const only = parsed.only.split(',').map((name) => name.trim());
+  for (const name of only)
+    if (!(CONTENDERS as readonly string[]).includes(name))
+      throw new UsageError(`--only: unknown contender '${name}' (use ${CONTENDERS.join(', ')})`);
+  const pawFrom = parsed['paw-from'];
+  if (pawFrom !== 'compiled' && pawFrom !== 'source')
+    throw new UsageError(`--paw-from must be compiled or source, not '${pawFrom}'`);
+  return {
+    pawFrom,
+    snapshots: Math.round(positive('snapshots', parsed.snapshots, quick ? 1000 : 10_000)),
+    timeScale: positive('time-scale', parsed['time-scale'], 20),
+    workers: Math.round(positive('workers', parsed.workers, 3)),
+    sequentialSample: Math.round(
+      positive('sequential-sample', parsed['sequential-sample'], quick ? 8 : 20),
+    ),
+    concurrentSample: Math.round(
+      positive('concurrent-sample', parsed['concurrent-sample'], quick ? 80 : 200),
+    ),
+    only: only as ContenderName[],
+    json: parsed.json,
+    markdown: parsed.markdown,
+  };
+}
+
+/**
+ * `npm run bench -- nightly`: paw against the scripts people write, on one simulated night.
+ * One concept per file under bench/nightly/; this file puts them in order.
+ */
+export async function run(args: string[]): Promise<void> {
+  let options: NightlyOptions | 'help';
+  try {
+    options = parseOptions(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`nightly: ${error.message}\n\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options === 'help') {
+    process.stdout.write(HELP);
+    return;
+  }
+
+  const progress = new Progress();
+  const loadBefore = loadavg();
+  const settings = nightSettings(options.snapshots, options.timeScale);
+  const inventory = nightInventory(settings);
+  progress.line(
+    `${settings.snapshots} snapshots: seeding ${inventory.workloads} workloads (seed ${settings.seed}, ${settings.clusters} clusters)`,
+  );
+  // paw knows nothing of the time scale: its time settings are scaled like the platform's, so
+  // that it polls the night as it would poll a real one (5 s .. 5 min of platform time).
+  const pawSettings: Record<string, string> = {
+    PAW_PLATFORM_RPS: String(settings.requestsPerSecond),
+    PAW_PLATFORM_PAGE_SIZE: '1000',
+    PAW_SNAPSHOT_POLL_MIN_MS: String(Math.round(5_000 / settings.timeScale)),
+    PAW_SNAPSHOT_POLL_MAX_MS: String(Math.round(300_000 / settings.timeScale)),
+  };
+
+  const dir = await mkdtemp(join(tmpdir(), 'paw-nightly-'));
+  const simulator = await startSimulatorProcess(
+    simulatorOptions(settings, inventory.workloads),
+    dir,
+  );
+  progress.line(`simulator ready at ${simulator.baseUrl}`);
+  const contenders: ContenderResult[] = [];
+  let bound: LowerBound = { seconds: NaN, requestsSeconds: NaN, snapshotsSeconds: NaN };
+  const pollMs = Math.round(5_000 / settings.timeScale);
+  try {
+    if (options.only.includes('paw')) {
+      if (options.pawFrom === 'compiled') progress.line('paw: compiling src/ (tsc)');
+      const command = options.pawFrom === 'compiled' ? await compiledPaw() : sourcePaw();
+      const paw = await runPawContender({
+        command,
+        baseUrl: simulator.baseUrl,
+        credentialsFile: simulator.credentialsFile,
+        clusterIds: inventory.clusterIds,
+        snapshots: settings.snapshots,
+        workerProcesses: options.workers,
+        environment: pawSettings,
+        rateLimit: { requestsPerSecond: settings.requestsPerSecond, burst: settings.burst },
+        dir,
+        progress,
+      }).finally(() => command.remove());
+      contenders.push(paw.result);
+      bound = paw.lowerBound;
+    }
+    const scripts = [
+      {
+        name: 'sequential' as const,
+        description: 'one at a time, polled every 5 s',
+        sample: options.sequentialSample,
+      },
+      {
+        name: 'concurrent' as const,
+        description: '10 at a time, each polled every 5 s',
+        sample: options.concurrentSample,
+      },
+    ];
+    for (const script of scripts) {
+      if (!options.only.includes(script.name)) continue;
+      contenders.push(
+        await runScriptContender({
+          ...script,
+          script: `bench/nightly/scripts/${script.name}.ts`,
+          baseUrl: simulator.baseUrl,
+          credentialsFile: simulator.credentialsFile,
+          workloadIds: inventory.workloadIds,
+          pollMs,
+          dir,
+          progress,
+        }),
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof ContenderCrashedError)) throw error;
+    process.stderr.write(`nightly: a contender crashed: ${error.message}\n`);
+    process.exitCode = 1;
+    return;
+  } finally {
+    await simulator.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const report: NightlyReport = {
+    command: `npm run bench -- nightly ${args.join(' ')}`.trim(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
+    loadAverage: { before: loadBefore.map(round2), after: loadavg().map(round2) },
+    settings: {
+      ...settings,
+      workloadsSeeded: inventory.workloads,
+      clusterIds: inventory.clusterIds,
+    },
+    pawSettings: {
+      ...pawSettings,
+      workerProcesses: String(options.workers),
+      pawFrom: options.pawFrom,
+    },
+    lowerBoundSeconds: bound.seconds,
+    lowerBound: { ...bound, formula: LOWER_BOUND_FORMULA },
+    contenders,
+    targets: pawTargets(contenders),
+  };
+  process.stdout.write(reportText(report, options.markdown));
+  if (options.json !== undefined) {
+    await writeFile(options.json, `${JSON.stringify(reportJson(report), null, 2)}\n`);
+    progress.line(`figures written to ${options.json}`);
+  }
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}

@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+/**
+ * paw as the container image runs it: `src/` compiled by `tsc -p tsconfig.build.json`, run with
+ * plain `node` (no tsx transforming the sources in the process, which costs start-up CPU and
+ * about 60 MB of memory per process). Compiled into a sibling of `dist/`, because paw reads
+ * package.json one level above its compiled folder; removed when the benchmark ends.
+ */
+export interface PawCommand {
+  /** node arguments before paw's own (`[main]`). */
+  readonly entry: readonly string[];
+  readonly describe: string;
+  remove(): Promise<void>;
+}
+
+export async function compiledPaw(): Promise<PawCommand> {
+  const outDir = `.dist-bench-${randomUUID().slice(0, 8)}`;
+  await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', outDir]);
+  return {
+    entry: [`${outDir}/cli/main.js`],
+    describe: 'compiled (tsc, as the container image runs it)',
+    remove: () => rm(outDir, { recursive: true, force: true }),
+  };
+}
+
+/** paw from its TypeScript sources through tsx (`bin/paw.js`), as `npx paw` runs it. */
+export function sourcePaw(): PawCommand {
+  return {
+    entry: ['bin/paw.js'],
+    describe: 'from source (bin/paw.js through tsx)',
+    remove: async () => undefined,
+  };
+}

@@ -1,0 +1,37 @@
+/** One contender's figures, as the table and `--json` show them. */
+export interface ContenderResult {
+  readonly name: 'paw' | 'sequential' | 'concurrent';
+  readonly description: string;
+  /** Snapshots the contender was given (the night's N). */
+  readonly snapshots: number;
+  /** Set when the contender ran a sample of the night and the makespan is extrapolated. */
+  readonly extrapolatedFrom?: number;
+  /** Makespan of the whole night, seconds (extrapolated linearly from the sample, if any). */
+  readonly makespanSeconds: number;
+  /** Makespan actually measured (of the sample, if any). */
+  readonly measuredMakespanSeconds: number;
+  /** Platform requests (every operation, the token included) per snapshot triggered. */
+  readonly requestsPerSnapshot: number;
+  /** Platform requests by operationId (of the sample, if any). */
+  readonly requestsByOperation: Record<string, number>;
+  /** 429s from the platform's rate limit during the (sampled) run. */
+  readonly rateLimited: number;
+  /** The platform's final status of each snapshot job triggered. */
+  readonly statuses: Record<string, number>;
+  /** CPU time of the client processes after start-up, per snapshot, milliseconds. */
+  readonly cpuMsPerSnapshot: number;
+  /** The largest peak resident set of any one client process, MB. */
+  readonly peakRssMb: number;
+  readonly processes: number;
+  /** paw: Redis's `used_memory` after the run, MB. */
+  readonly redisMb?: number;
+  /** paw: redis-server's CPU time during the run per snapshot, ms (not in `cpuMsPerSnapshot`). */
+  readonly redisCpuMsPerSnapshot?: number;
+  /** paw: makespan ÷ the platform's lower bound. */
+  readonly lowerBoundRatio?: number;
+}
+
+/** A contender's process died or misbehaved: the bench exits 1. */
+export class ContenderCrashedError extends Error {
+  override readonly name = 'ContenderCrashedError';
+}

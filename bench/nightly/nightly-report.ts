@@ -1,0 +1,155 @@
+import type { ContenderResult } from './contender-result.js';
+import { LOWER_BOUND_FORMULA, type LowerBound } from './lower-bound.js';
+import type { NightSettings } from './night-simulator-settings.js';
+
+export interface NightlyReport {
+  readonly command: string;
+  readonly machine: { cpus: number; model: string; node: string };
+  readonly loadAverage: { before: number[]; after: number[] };
+  readonly settings: NightSettings & { workloadsSeeded: number; clusterIds: readonly string[] };
+  readonly pawSettings: Record<string, string>;
+  readonly lowerBoundSeconds: number;
+  readonly lowerBound: LowerBound & { formula: string };
+  readonly contenders: readonly ContenderResult[];
+  readonly targets: readonly { target: string; met: boolean; measured: string }[];
+}
+
+/** The `--json` document: the figures the issue asks for, then the rest of the report. */
+export function reportJson(report: NightlyReport): unknown {
+  const byName = Object.fromEntries(
+    report.contenders.map((contender) => [
+      contender.name,
+      {
+        makespanSeconds: round(contender.makespanSeconds),
+        requestsPerSnapshot: round(contender.requestsPerSnapshot, 2),
+        rateLimited: contender.rateLimited,
+        cpuMsPerSnapshot: round(contender.cpuMsPerSnapshot, 2),
+        peakRssMb: round(contender.peakRssMb),
+        ...(contender.extrapolatedFrom === undefined
+          ? {}
+          : {
+              extrapolatedFrom: contender.extrapolatedFrom,
+              measuredMakespanSeconds: round(contender.measuredMakespanSeconds),
+            }),
+        statuses: contender.statuses,
+        requestsByOperation: contender.requestsByOperation,
+        processes: contender.processes,
+        ...(contender.redisMb === undefined ? {} : { redisMb: round(contender.redisMb) }),
+        ...(contender.redisCpuMsPerSnapshot === undefined
+          ? {}
+          : { redisCpuMsPerSnapshot: round(contender.redisCpuMsPerSnapshot, 2) }),
+        ...(contender.lowerBoundRatio === undefined
+          ? {}
+          : { lowerBoundRatio: round(contender.lowerBoundRatio, 3) }),
+      },
+    ]),
+  );
+  return {
+    lowerBoundSeconds: round(report.lowerBoundSeconds),
+    ...byName,
+    lowerBound: report.lowerBound,
+    targets: report.targets,
+    settings: report.settings,
+    pawSettings: report.pawSettings,
+    loadAverage: report.loadAverage,
+    machine: report.machine,
+    command: report.command,
+  };
+}
+
+/** The report as text; `markdown` gives a table to paste into BENCHMARKS.md. */
+export function reportText(report: NightlyReport, markdown: boolean): string {
+  const s = report.settings;
+  const header = [
+    'contender',
+    'makespan s',
+    '× lower bound',
+    'requests/snapshot',
+    '429s',
+    'statuses',
+    'CPU ms/snapshot',
+    'peak RSS MB',
+    'Redis MB (CPU ms/snapshot)',
+  ];
+  const rows = report.contenders.map((contender) => [
+    contender.extrapolatedFrom === undefined
+      ? contender.name
+      : `${contender.name} (extrapolated from ${contender.extrapolatedFrom})`,
+    contender.extrapolatedFrom === undefined
+      ? fixed(contender.makespanSeconds, 1)
+      : `${fixed(contender.makespanSeconds, 0)} (${fixed(contender.measuredMakespanSeconds, 1)} measured)`,
+    fixed(contender.makespanSeconds / report.lowerBoundSeconds, 2),
+    fixed(contender.requestsPerSnapshot, 2),
+    String(contender.rateLimited),
+    Object.entries(contender.statuses)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, count]) => `${status} ${count}`)
+      .join(', '),
+    fixed(contender.cpuMsPerSnapshot, 2),
+    `${fixed(contender.peakRssMb, 0)}${contender.processes > 1 ? ` (max of ${contender.processes})` : ''}`,
+    contender.redisMb === undefined
+      ? ''
+      : `${fixed(contender.redisMb, 1)} (${fixed(contender.redisCpuMsPerSnapshot ?? NaN, 2)})`,
+  ]);
+  const table = markdown ? markdownTable(header, rows) : plainTable(header, rows);
+  const bound = report.lowerBound;
+  const lines = [
+    `nightly benchmark (${report.command})`,
+    `machine: ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}; ` +
+      `load average before ${report.loadAverage.before.join(' ')}, after ${report.loadAverage.after.join(' ')}`,
+    `simulator (its own process): ${s.snapshots} snapshots (of ${s.workloadsSeeded} seeded workloads, ` +
+      `seed ${s.seed}: the VMs and databases of ${s.clusterIds.length} Connected clusters of ${s.clusters}), ` +
+      `timeScale ${s.timeScale}, rate limit ${s.requestsPerSecond}/s (burst ${s.burst}), ${s.latencyMs} ms per request, ` +
+      `${s.concurrencyPerCluster} snapshots at once per cluster, durations lognormal median ${s.durationSeconds.median} s ` +
+      `sigma ${s.durationSeconds.sigma} min ${s.durationSeconds.min} s of platform time ` +
+      `(${fixed((s.durationSeconds.median * 1000) / s.timeScale, 0)} ms real); failure 3%, cancel 1%`,
+    `paw: ${Object.entries(report.pawSettings)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(' ')}`,
+    `scripts poll every 5 s of platform time (${fixed(5000 / s.timeScale, 0)} ms real); ` +
+      'a sampled script’s makespan is its measured makespan × N / sample',
+    `lower bound: ${fixed(report.lowerBoundSeconds, 1)} s (requests ${fixed(bound.requestsSeconds, 1)} s, ` +
+      `snapshots ${fixed(bound.snapshotsSeconds, 1)} s), from paw's run`,
+    `  ${LOWER_BOUND_FORMULA}`,
+    'makespan: paw from the run record’s createdAt to its finishedAt; a script from its first request to its exit. ' +
+      'Requests, 429s and statuses are what the simulator saw (/_sim/stats, /_sim/jobs). ' +
+      'CPU: paw processes’ utime+stime from /proc after start-up; scripts’ process.cpuUsage() after start-up. ' +
+      'Peak RSS: VmHWM (paw), resourceUsage().maxRSS (scripts). ' +
+      'redis-server’s own CPU is not in paw’s; it is shown beside its memory.',
+    '',
+    table,
+    '',
+    'targets for paw:',
+    ...report.targets.map(
+      (target) => `  ${target.met ? 'met   ' : 'MISSED'} ${target.target}: ${target.measured}`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function plainTable(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+function markdownTable(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+function round(value: number, digits = 1): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,0 +1,55 @@
+import type { JobScheduleReport } from '../../src/simulator/job-schedule-report.js';
+import type { StatsReport } from '../../src/simulator/stats-report.js';
+
+/**
+ * What the platform saw of one contender, from the simulator's `/_sim` introspection (never
+ * from the contender's own account of itself): requests, 429s from the rate limit, and the
+ * snapshot jobs it triggered with how each ended.
+ */
+export interface PlatformFigures {
+  readonly requests: number;
+  readonly requestsByOperation: Record<string, number>;
+  readonly rateLimited: number;
+  readonly triggers: number;
+  /** Jobs triggered in the contender's window by final status; `unfinished` if still going. */
+  readonly statuses: Record<string, number>;
+  /** The contender's jobs in trigger order (for the lower bound). */
+  readonly jobs: JobScheduleReport['jobs'];
+  readonly schedule: Omit<JobScheduleReport, 'jobs'>;
+}
+
+/** Starts a contender's window: the simulator's counters go back to zero. */
+export async function resetPlatformCounters(baseUrl: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/_sim/stats`, { method: 'DELETE' });
+  if (!response.ok) throw new Error(`DELETE /_sim/stats answered ${response.status}`);
+}
+
+/** The platform's figures for the window that started at `since` (epoch ms) and ends now. */
+export async function platformFigures(baseUrl: string, since: number): Promise<PlatformFigures> {
+  const until = Date.now();
+  const stats = (await getJson(`${baseUrl}/_sim/stats`)) as StatsReport;
+  const { jobs: allJobs, ...schedule } = (await getJson(
+    `${baseUrl}/_sim/jobs`,
+  )) as JobScheduleReport;
+  const jobs = allJobs.filter((job) => job.triggeredAt >= since);
+  const statuses: Record<string, number> = {};
+  for (const job of jobs) {
+    const status = job.endAt <= until ? job.outcome : 'unfinished';
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  }
+  return {
+    requests: stats.requests,
+    requestsByOperation: stats.byOperation,
+    rateLimited: stats.rateLimited,
+    triggers: Object.values(stats.snapshotTriggers).reduce((sum, count) => sum + count, 0),
+    statuses,
+    jobs,
+    schedule,
+  };
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  return response.json();
+}
