@@ -8,4 +8,10 @@ export const SCENARIOS: readonly {
   id: number;
   slug: string;
   load: () => Promise<ChaosScenario>;
-}[] = [];
+}[] = [
+  {
+    id: 1,
+    slug: 'worker-kills',
+    load: async () => (await import('./scenario-1-worker-kills.js')).scenario,
+  },
+];
