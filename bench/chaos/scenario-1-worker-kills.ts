@@ -75,7 +75,7 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
     ];
     passed = problems.length === 0;
     const summary =
-      `${judgement.items}/${judgement.expected} snapshots ended ` +
+      `${judgement.ended}/${judgement.expected} snapshots ended ` +
       `(${judgement.succeeded} succeeded, ${judgement.failed} failed, ${judgement.otherEnded} canceled/other, ` +
       `as the platform decided), ${kills} SIGKILLs, ${judgement.twice} triggered twice, ` +
       `${judgement.missed} missed, in ${seconds.toFixed(0)} s; load ${loadavg()[0]?.toFixed(2)}`;

@@ -14,4 +14,9 @@ export const SCENARIOS: readonly {
     slug: 'worker-kills',
     load: async () => (await import('./scenario-1-worker-kills.js')).scenario,
   },
+  {
+    id: 2,
+    slug: 'platform-faults',
+    load: async () => (await import('./scenario-2-platform-faults.js')).scenario,
+  },
 ];

@@ -72,6 +72,8 @@ export interface NightJudgement {
   /** Eligible workloads (VMs and databases on connected clusters), per the platform's list. */
   readonly expected: number;
   readonly items: number;
+  /** Eligible workloads whose one item has a final status. */
+  readonly ended: number;
   readonly succeeded: number;
   readonly failed: number;
   readonly otherEnded: number;
@@ -355,6 +357,7 @@ export class SnapshotNight {
       problems,
       expected: eligible.size,
       items: items.length,
+      ended: succeeded + failed + otherEnded,
       succeeded,
       failed,
       otherEnded,
