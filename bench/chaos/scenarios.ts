@@ -19,4 +19,14 @@ export const SCENARIOS: readonly {
     slug: 'platform-faults',
     load: async () => (await import('./scenario-2-platform-faults.js')).scenario,
   },
+  {
+    id: 3,
+    slug: 'redis-restart',
+    load: async () => (await import('./scenario-3-redis-restart.js')).scenario,
+  },
+  {
+    id: 4,
+    slug: 'redis-outage',
+    load: async () => (await import('./scenario-4-redis-outage.js')).scenario,
+  },
 ];

@@ -1,11 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { ItemRecord, RunRecord } from '../../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../../src/outcomes/outcome-status.js';
 import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
-import { createRedisConnection } from '../../../src/queue/redis-connection.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { PawChild, runPawCommand } from './paw-process.js';
 import { RedisProcess } from './redis-process.js';
@@ -132,7 +131,16 @@ export class SnapshotNight {
       await writeFile(join(dir, 'config', 'paw.yaml'), CHAOS_SETTINGS);
       await mkdir(join(dir, 'jobs'));
       await writeFile(join(dir, 'jobs', 'night.yaml'), definitionsYaml(sim.connectedClusterIds()));
-      const observer = createRedisConnection({ url: redis.url, prefix: PREFIX }, 'service');
+      // The suite's own view of the outcome store: it reconnects every 100 ms and fails commands
+      // at once while Redis is away, so that "Redis is back" and "paw made progress" are seen
+      // when they happen, not when a slower reconnect of this connection gets there.
+      const observer = new Redis(redis.url, {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => 100,
+      });
+      observer.on('error', () => undefined);
       await observer.connect();
       options.progress(
         `simulator (pid ${sim.pid}) on ${sim.baseUrl}, Redis on port ${redis.port}${options.appendOnly === true ? ' (AOF on)' : ''}, folder ${dir}`,
@@ -230,12 +238,6 @@ export class SnapshotNight {
     }
   }
 
-  /** A progress line: "1234/2000 items ended (1200 succeeded), 0/2 runs ended". */
-  static describe(progress: NightProgress | undefined): string {
-    if (progress === undefined) return 'outcome store unreachable';
-    return `${progress.ended}/${progress.items} items ended (${progress.succeeded} succeeded), ${progress.runsEnded}/2 runs ended`;
-  }
-
   /** Whether every fired run has ended. */
   async ended(): Promise<boolean> {
     const progress = await this.progress();
@@ -259,9 +261,7 @@ export class SnapshotNight {
       if (elapsed > timeoutMs) return false;
       if (elapsed - lastSaid >= everyMs) {
         lastSaid = elapsed;
-        this.say(
-          `${(elapsed / 1000).toFixed(0)} s: ${SnapshotNight.describe(await this.progress())}`,
-        );
+        this.say(`${(elapsed / 1000).toFixed(0)} s: ${describeProgress(await this.progress())}`);
       }
       await tick?.(elapsed);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -417,6 +417,12 @@ export class SnapshotNight {
     if (keep) this.say(`logs kept in ${this.dir}`);
     else await rm(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A progress line: "1234/2000 items ended (1200 succeeded), 0/2 runs ended". */
+export function describeProgress(progress: NightProgress | undefined): string {
+  if (progress === undefined) return 'outcome store unreachable';
+  return `${progress.ended}/${progress.items} items ended (${progress.succeeded} succeeded), ${progress.runsEnded}/${DEFINITIONS.length} runs ended`;
 }
 
 function definitionsYaml(connectedClusterIds: readonly string[]): string {
