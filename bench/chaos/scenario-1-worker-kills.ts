@@ -20,7 +20,7 @@ export const scenario: ChaosScenario = {
 const FORMS = {
   // About 200 snapshots, three kills 1.5–3 s apart: well under a minute.
   quick: {
-    workloads: 320,
+    workloads: 340,
     timeScale: 60,
     maxKills: 3,
     killEveryMs: [1_500, 3_000],
@@ -28,7 +28,7 @@ const FORMS = {
   },
   // About 2,000 snapshots, a kill every 2–5 s for as long as the night lasts.
   full: {
-    workloads: 3_900,
+    workloads: 3_200,
     timeScale: 120,
     maxKills: 1_000,
     killEveryMs: [2_000, 5_000],

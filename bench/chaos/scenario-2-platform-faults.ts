@@ -19,8 +19,8 @@ export const scenario: ChaosScenario = {
 };
 
 const FORMS = {
-  quick: { workloads: 320, burstEveryMs: 5_000, timeoutMs: 150_000 },
-  full: { workloads: 3_900, burstEveryMs: 10_000, timeoutMs: 900_000 },
+  quick: { workloads: 340, burstEveryMs: 5_000, timeoutMs: 150_000 },
+  full: { workloads: 3_200, burstEveryMs: 10_000, timeoutMs: 900_000 },
 } as const;
 
 /** The steady faults, on every operation that has no rule of its own. */

@@ -19,9 +19,9 @@ export const scenario: ChaosScenario = {
 
 const FORMS = {
   // About 200 snapshots, one restart at a third of the night.
-  quick: { workloads: 320, restartsAt: [0.3], timeoutMs: 150_000 },
+  quick: { workloads: 340, restartsAt: [0.3], timeoutMs: 150_000 },
   // About 2,000 snapshots, restarts at a quarter and at three fifths of the night.
-  full: { workloads: 3_900, restartsAt: [0.25, 0.6], timeoutMs: 900_000 },
+  full: { workloads: 3_200, restartsAt: [0.25, 0.6], timeoutMs: 900_000 },
 } as const;
 
 async function run(context: ChaosContext): Promise<ChaosVerdict> {

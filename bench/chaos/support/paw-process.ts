@@ -13,9 +13,18 @@ const STDERR_TAIL_CHARS = 64_000;
  * stopping them (a crash, process.exit), they are killed on the way out.
  */
 const liveGroups = new Set<number>();
-process.once('exit', () => {
+const killLiveGroups = (): void => {
   for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
-});
+};
+process.once('exit', killLiveGroups);
+// Ctrl-C reaches only the terminal's foreground group, not the detached children: take them
+// down too, then let the signal end this process as it would have.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killLiveGroups();
+    process.kill(process.pid, signal);
+  });
+}
 
 /** Spawns `command args` detached, in its own process group, remembered until it exits. */
 export function spawnGroup(

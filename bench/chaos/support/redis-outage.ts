@@ -1,5 +1,8 @@
 import { describeProgress, type NightProgress, type SnapshotNight } from './snapshot-night.js';
 
+/** How many items must end after Redis's return for {@link OutageReport.steadySeconds}. */
+export const STEADY_ITEMS = 50;
+
 /** Waits until at least `fraction` of the night's items have ended; returns where it stands. */
 export async function waitForEndedFraction(
   night: SnapshotNight,
@@ -31,6 +34,12 @@ export interface OutageReport {
   readonly downSeconds: number;
   /** From Redis accepting connections again to the first item that ended after it; undefined: none. */
   readonly resumeSeconds: number | undefined;
+  /**
+   * From Redis accepting connections again to the {@link STEADY_ITEMS}th item ended after it (or
+   * the last one, if fewer were left): the first one alone could be a write queued before the
+   * outage and sent on reconnection; this one is work done after it.
+   */
+  readonly steadySeconds: number | undefined;
   /** Items ended when Redis went away, and when paw was seen to move again. */
   readonly endedBefore: number;
   readonly endedAfter: number | undefined;
@@ -71,21 +80,27 @@ export async function redisOutage(
   const back = Date.now();
   const downSeconds = (back - wentAway) / 1000;
   options.say(`Redis back on the same port after ${downSeconds.toFixed(1)} s`);
+  let resumeSeconds: number | undefined;
+  let endedAfter: number | undefined;
   for (;;) {
     const progress = await night.progress();
-    if (progress !== undefined && progress.ended > endedBefore) {
-      const resumeSeconds = (Date.now() - back) / 1000;
+    const since = (Date.now() - back) / 1000;
+    if (progress !== undefined && progress.ended > endedBefore && resumeSeconds === undefined) {
+      resumeSeconds = since;
+      endedAfter = progress.ended;
       options.say(
-        `first progress ${resumeSeconds.toFixed(1)} s after Redis came back: ${describeProgress(progress)}`,
+        `first progress ${since.toFixed(1)} s after Redis came back: ${describeProgress(progress)}`,
       );
-      return { downSeconds, resumeSeconds, endedBefore, endedAfter: progress.ended };
     }
-    if (progress !== undefined && progress.ended === progress.items && progress.items > 0) {
-      // Everything had ended before Redis went away: there is nothing left to resume.
-      return { downSeconds, resumeSeconds: undefined, endedBefore, endedAfter: progress.ended };
+    const steadyAt = Math.min(endedBefore + STEADY_ITEMS, progress?.items ?? Infinity);
+    if (progress !== undefined && resumeSeconds !== undefined && progress.ended >= steadyAt) {
+      options.say(
+        `${progress.ended - endedBefore} items ended ${since.toFixed(1)} s after Redis came back`,
+      );
+      return { downSeconds, resumeSeconds, steadySeconds: since, endedBefore, endedAfter };
     }
-    if (Date.now() - back > options.resumeTimeoutMs) {
-      return { downSeconds, resumeSeconds: undefined, endedBefore, endedAfter: undefined };
+    if (since * 1000 > options.resumeTimeoutMs) {
+      return { downSeconds, resumeSeconds, steadySeconds: undefined, endedBefore, endedAfter };
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

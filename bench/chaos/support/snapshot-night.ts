@@ -45,7 +45,7 @@ platform:
 export interface SnapshotNightOptions {
   /** Names the temporary folder (`paw-chaos-<label>-…`). */
   readonly label: string;
-  /** Workloads in the simulator's inventory; about half are VMs and databases on a connected cluster. */
+  /** Workloads in the simulator's inventory; about 60% are VMs and databases on a connected cluster. */
   readonly workloads: number;
   /** Simulator options beyond the inventory size (time scale, faults, job outcomes, rate limit). */
   readonly simulator?: SimulatorOptionsInput;
