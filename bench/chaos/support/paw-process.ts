@@ -17,13 +17,14 @@ const killLiveGroups = (): void => {
   for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
 };
 process.once('exit', killLiveGroups);
-// Ctrl-C reaches only the terminal's foreground group, not the detached children: take them
-// down too, then let the signal end this process as it would have.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killLiveGroups();
-    process.kill(process.pid, signal);
-  });
+// Ctrl-C reaches only the terminal's foreground group, not the detached children. Exiting
+// (rather than dying of the signal) runs the 'exit' handlers: this one, and the private
+// redis-server's, which kills that server.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(signal, () => process.exit(code));
 }
 
 /** Spawns `command args` detached, in its own process group, remembered until it exits. */
