@@ -39,6 +39,11 @@ export class RedisProcess {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** The server's process id while it runs (to SIGSTOP it, say). */
+  get pid(): number | undefined {
+    return this.server?.pid;
+  }
+
   get running(): boolean {
     return this.server !== undefined;
   }
