@@ -47,7 +47,7 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
   let passed = false;
   try {
     const started = Date.now();
-    const workers = [await night.startWorker(), await night.startWorker()];
+    const workers = await night.startWorkers(2);
     await night.fire();
     const random = seededRandom(1);
     let kills = 0;

@@ -61,8 +61,7 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
   let passed = false;
   try {
     const started = Date.now();
-    await night.startWorker();
-    await night.startWorker();
+    await night.startWorkers(2);
     await night.fire();
     let bursts = 0;
     let burstOnSince: number | undefined;
@@ -72,6 +71,7 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
         burstOnSince = undefined;
       } else if (
         burstOnSince === undefined &&
+        bursts < form.maxBursts &&
         elapsed >= FIRST_BURST_MS + bursts * form.burstEveryMs
       ) {
         await night.sim.setFaults(burstFaults());

@@ -48,7 +48,7 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
   let passed = false;
   try {
     const started = Date.now();
-    const workers = [await night.startWorker(), await night.startWorker()];
+    const workers = await night.startWorkers(2);
     await night.fire();
     const outages: OutageReport[] = [];
     for (const restart of form.restarts) {

@@ -40,7 +40,7 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
   let passed = false;
   try {
     const started = Date.now();
-    const workers = [await night.startWorker(), await night.startWorker()];
+    const workers = await night.startWorkers(2);
     await night.fire();
     await waitForEndedFraction(night, 0.25, form.timeoutMs);
     const outage = await redisOutage(night, {

@@ -172,6 +172,11 @@ export class SnapshotNight {
     };
   }
 
+  /** Starts `count` `paw worker` processes at once and waits until each is ready. */
+  async startWorkers(count: number): Promise<PawChild[]> {
+    return Promise.all(Array.from({ length: count }, () => this.startWorker()));
+  }
+
   /** Starts a `paw worker` process (its log in the folder) and waits until it is ready. */
   async startWorker(extraEnv: Record<string, string> = {}): Promise<PawChild> {
     const worker = this.spawnWorker(extraEnv);
@@ -276,16 +281,20 @@ export class SnapshotNight {
    */
   async judge(options: { allowUntriggeredFailures?: boolean } = {}): Promise<NightJudgement> {
     const problems: string[] = [];
-    const eligible = await this.eligibleWorkloads();
-    const runs = await this.runs();
-    const items: ItemRecord[] = [];
+    // Each paw command is a process of its own (a second or two to start): run them together.
+    const [eligible, runs, itemsByRun, stats] = await Promise.all([
+      this.eligibleWorkloads(),
+      this.runs(),
+      Promise.all(this.runIds.map((runId) => this.items(runId))),
+      this.sim.stats(),
+    ]);
+    const items = itemsByRun.flat();
     for (const runId of this.runIds) {
       const run = runs.find((candidate) => candidate.runId === runId);
       if (run === undefined) problems.push(`run ${runId} is not in \`paw runs\``);
       else if (isActiveStatus(run.status)) problems.push(`run ${runId} is still ${run.status}`);
-      items.push(...(await this.items(runId)));
     }
-    const triggers = (await this.sim.stats()).snapshotTriggers;
+    const triggers = stats.snapshotTriggers;
 
     const byTarget = new Map<string, ItemRecord[]>();
     for (const item of items) {
