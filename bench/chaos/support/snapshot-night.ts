@@ -1,0 +1,449 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import type { ItemRecord, RunRecord } from '../../../src/outcomes/outcome-records.js';
+import { isActiveStatus } from '../../../src/outcomes/outcome-status.js';
+import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
+import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
+import { PawChild, runPawCommand } from './paw-process.js';
+import { RedisProcess } from './redis-process.js';
+import { startSimProcess, type SimProcess } from './sim-process.js';
+
+/** The two snapshot definitions of a chaos night: every VM, and every SQL Server database. */
+const DEFINITIONS = [
+  { id: 'chaos-vms', type: 'VSPHERE_VM', slaDomainName: 'Silver' },
+  { id: 'chaos-sql', type: 'MSSQL_DATABASE', slaDomainName: 'Gold' },
+] as const;
+
+/** The Redis key prefix the night's paw processes use. */
+const PREFIX = 'chaos';
+
+/**
+ * Short waits, so that a night of 2,000 snapshots takes a minute or two: a dead worker's jobs are
+ * taken over within about 6 s, polls every 0.25–1.5 s, transient failures retried after 0.2 s
+ * doubling to 2 s, platform requests given up after 3 s without an answer (a hung request ends
+ * there). The request budget is high: the simulator's own rate limit is what 429s come from.
+ */
+const CHAOS_SETTINGS = `# Written by the chaos suite (bench/chaos/support/snapshot-night.ts).
+queues:
+  snapshot: { concurrency: 20 }
+  attempts: 5
+  backoff: { baseMs: 200, maxMs: 2000 }
+worker:
+  lockDurationMs: 4000
+  stalledIntervalMs: 2000
+  maxStalledCount: 100
+  shutdownGraceMs: 5000
+  snapshotPoll: { minMs: 250, maxMs: 1500 }
+platform:
+  requestsPerSecond: 300
+  retry: { baseDelayMs: 50, maxDelayMs: 400 }
+  timeouts: { connectMs: 3000, headersMs: 3000, bodyMs: 3000 }
+`;
+
+export interface SnapshotNightOptions {
+  /** Names the temporary folder (`paw-chaos-<label>-…`). */
+  readonly label: string;
+  /** Workloads in the simulator's inventory; about 60% are VMs and databases on a connected cluster. */
+  readonly workloads: number;
+  /** Simulator options beyond the inventory size (time scale, faults, job outcomes, rate limit). */
+  readonly simulator?: SimulatorOptionsInput;
+  /** Redis with its append-only file on (for scenarios that restart it). */
+  readonly appendOnly?: boolean;
+  readonly progress: (line: string) => void;
+}
+
+/** Where a night stands, read from the outcome store (undefined while Redis is away). */
+export interface NightProgress {
+  readonly items: number;
+  /** Items in a final status (succeeded, failed, timed-out, canceled, skipped). */
+  readonly ended: number;
+  readonly succeeded: number;
+  readonly runsEnded: number;
+}
+
+/** What a night came to, checked against the simulator's own record of what it was asked. */
+export interface NightJudgement {
+  readonly passed: boolean;
+  /** The problems found, each a short sentence (empty when passed). */
+  readonly problems: string[];
+  /** Eligible workloads (VMs and databases on connected clusters), per the platform's list. */
+  readonly expected: number;
+  readonly items: number;
+  /** Eligible workloads whose one item has a final status. */
+  readonly ended: number;
+  readonly succeeded: number;
+  readonly failed: number;
+  readonly otherEnded: number;
+  /** Items still queued or running: not ended. */
+  readonly open: number;
+  /** Workloads the platform saw triggered more than once. */
+  readonly twice: number;
+  /** Eligible workloads without an ended item or without a trigger where one was needed. */
+  readonly missed: number;
+  /** Failed items without an error code and message. */
+  readonly failedWithoutReason: number;
+  /** Failed items by error code, e.g. { SNAPSHOT_FAILED: 30 }. */
+  readonly failureCodes: Record<string, number>;
+  readonly triggers: number;
+}
+
+/**
+ * The stage of the chaos scenarios about snapshots: a temporary folder, a private Redis, the
+ * simulator as a process, paw's settings and two snapshot definitions covering every VM and SQL
+ * Server database on the connected clusters; then paw worker processes, runs fired with
+ * `paw run`, progress read from the outcome store, and a judgement from `paw runs`,
+ * `paw outcomes --export jsonl`, `paw workloads list` and the simulator's `/_sim/stats`.
+ * Everything it starts is stopped by {@link close}, whatever happened before.
+ */
+export class SnapshotNight {
+  private readonly workers: PawChild[] = [];
+  private workerCount = 0;
+  private runIds: string[] = [];
+
+  private constructor(
+    readonly dir: string,
+    readonly redis: RedisProcess,
+    readonly sim: SimProcess,
+    private readonly observer: Redis,
+    private readonly outcomes: OutcomeStore,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  static async start(options: SnapshotNightOptions): Promise<SnapshotNight> {
+    const dir = await mkdtemp(join(tmpdir(), `paw-chaos-${options.label}-`));
+    let redis: RedisProcess | undefined;
+    let sim: SimProcess | undefined;
+    try {
+      redis = await RedisProcess.start({ appendOnly: options.appendOnly ?? false });
+      sim = await startSimProcess(
+        dir,
+        {
+          seed: 7,
+          rateLimit: { requestsPerSecond: 0 },
+          ...options.simulator,
+          workloads: options.workloads,
+        },
+        join(dir, 'sim.log'),
+      );
+      await mkdir(join(dir, 'config'));
+      await writeFile(join(dir, 'config', 'paw.yaml'), CHAOS_SETTINGS);
+      await mkdir(join(dir, 'jobs'));
+      await writeFile(join(dir, 'jobs', 'night.yaml'), definitionsYaml(sim.connectedClusterIds()));
+      // The suite's own view of the outcome store: it reconnects every 100 ms and fails commands
+      // at once while Redis is away, so that "Redis is back" and "paw made progress" are seen
+      // when they happen, not when a slower reconnect of this connection gets there.
+      const observer = new Redis(redis.url, {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => 100,
+      });
+      observer.on('error', () => undefined);
+      await observer.connect();
+      options.progress(
+        `simulator (pid ${sim.pid}) on ${sim.baseUrl}, Redis on port ${redis.port}${options.appendOnly === true ? ' (AOF on)' : ''}, folder ${dir}`,
+      );
+      return new SnapshotNight(
+        dir,
+        redis,
+        sim,
+        observer,
+        new OutcomeStore(observer, PREFIX),
+        options.progress,
+      );
+    } catch (error) {
+      await sim?.stop();
+      await redis?.close();
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** The environment of every paw process of the night. */
+  env(): Record<string, string> {
+    return {
+      PAW_REDIS_URL: this.redis.url,
+      PAW_REDIS_PREFIX: PREFIX,
+      PAW_CREDENTIALS_FILE: this.sim.credentialsFile,
+      PAW_JOBS_DIR: join(this.dir, 'jobs'),
+      PAW_LOG_LEVEL: 'info',
+    };
+  }
+
+  /** Starts `count` `paw worker` processes at once and waits until each is ready. */
+  async startWorkers(count: number): Promise<PawChild[]> {
+    return Promise.all(Array.from({ length: count }, () => this.startWorker()));
+  }
+
+  /** Starts a `paw worker` process (its log in the folder) and waits until it is ready. */
+  async startWorker(extraEnv: Record<string, string> = {}): Promise<PawChild> {
+    const worker = this.spawnWorker(extraEnv);
+    await worker.waitForOutput(/paw worker: ready/, 60_000);
+    return worker;
+  }
+
+  /** Starts a `paw worker` process without waiting for it (a replacement mid-night). */
+  spawnWorker(extraEnv: Record<string, string> = {}): PawChild {
+    const number = ++this.workerCount;
+    const worker = new PawChild(['worker', '--kinds', 'snapshot'], {
+      cwd: this.dir,
+      env: { ...this.env(), ...extraEnv },
+      logFile: join(this.dir, `worker-${number}.log`),
+    });
+    this.workers.push(worker);
+    return worker;
+  }
+
+  /** The workers started so far that still run. */
+  liveWorkers(): PawChild[] {
+    return this.workers.filter((worker) => worker.running);
+  }
+
+  /** Fires both definitions now with `paw run <id> --json`; returns the run ids. */
+  async fire(): Promise<string[]> {
+    const fired = await Promise.all(
+      DEFINITIONS.map(async (definition) => {
+        const result = await runPawCommand(['run', definition.id, '--json'], {
+          cwd: this.dir,
+          env: this.env(),
+        });
+        if (result.code !== 0) {
+          throw new Error(
+            `paw run ${definition.id} exited ${result.code}: ${result.stderr.slice(-2_000)}`,
+          );
+        }
+        return (JSON.parse(result.stdout) as { runId: string }).runId;
+      }),
+    );
+    this.runIds.push(...fired);
+    this.say(`fired ${this.runIds.join(', ')}`);
+    return [...this.runIds];
+  }
+
+  /** Where the runs stand; undefined when Redis does not answer. */
+  async progress(): Promise<NightProgress | undefined> {
+    try {
+      let items = 0;
+      let ended = 0;
+      let succeeded = 0;
+      let runsEnded = 0;
+      for (const runId of this.runIds) {
+        const run = await this.outcomes.getRun(runId);
+        if (run === undefined) continue;
+        items += run.counts.total;
+        ended += run.counts.total - run.counts.queued - run.counts.running;
+        succeeded += run.counts.succeeded;
+        if (!isActiveStatus(run.status)) runsEnded++;
+      }
+      return { items, ended, succeeded, runsEnded };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Whether every fired run has ended. */
+  async ended(): Promise<boolean> {
+    const progress = await this.progress();
+    return progress !== undefined && progress.runsEnded === this.runIds.length;
+  }
+
+  /**
+   * Waits until every run has ended, printing progress every `everyMs`; `tick` runs about once a
+   * second meanwhile (a scenario's mischief). Returns false when `timeoutMs` passes first.
+   */
+  async waitForEnd(
+    timeoutMs: number,
+    tick?: (elapsedMs: number) => Promise<void>,
+    everyMs = 5_000,
+  ): Promise<boolean> {
+    const started = Date.now();
+    let lastSaid = 0;
+    for (;;) {
+      if (await this.ended()) return true;
+      const elapsed = Date.now() - started;
+      if (elapsed > timeoutMs) return false;
+      if (elapsed - lastSaid >= everyMs) {
+        lastSaid = elapsed;
+        this.say(`${(elapsed / 1000).toFixed(0)} s: ${describeProgress(await this.progress())}`);
+      }
+      await tick?.(elapsed);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+
+  /**
+   * Checks the night: every eligible workload has exactly one item and it ended; the platform saw
+   * exactly one trigger for each (none for a workload paw never asked about), at most one for an
+   * item that failed before a job existed; every failed item says why. `allowUntriggeredFailures`:
+   * an item may fail without a trigger (injected faults exhausted its attempts), if it says why.
+   */
+  async judge(options: { allowUntriggeredFailures?: boolean } = {}): Promise<NightJudgement> {
+    const problems: string[] = [];
+    // Each paw command is a process of its own (a second or two to start): run them together.
+    const [eligible, runs, itemsByRun, stats] = await Promise.all([
+      this.eligibleWorkloads(),
+      this.runs(),
+      Promise.all(this.runIds.map((runId) => this.items(runId))),
+      this.sim.stats(),
+    ]);
+    const items = itemsByRun.flat();
+    for (const runId of this.runIds) {
+      const run = runs.find((candidate) => candidate.runId === runId);
+      if (run === undefined) problems.push(`run ${runId} is not in \`paw runs\``);
+      else if (isActiveStatus(run.status)) problems.push(`run ${runId} is still ${run.status}`);
+    }
+    const triggers = stats.snapshotTriggers;
+
+    const byTarget = new Map<string, ItemRecord[]>();
+    for (const item of items) {
+      const key = item.target ?? item.itemKey;
+      byTarget.set(key, [...(byTarget.get(key) ?? []), item]);
+    }
+    let twice = 0;
+    let missed = 0;
+    let failedWithoutReason = 0;
+    let open = 0;
+    let succeeded = 0;
+    let failed = 0;
+    let otherEnded = 0;
+    const failureCodes: Record<string, number> = {};
+    const examples: string[] = [];
+    const note = (text: string): void => {
+      if (examples.length < 5) examples.push(text);
+    };
+    for (const workloadId of eligible) {
+      const mine = byTarget.get(workloadId) ?? [];
+      const sent = triggers[workloadId] ?? 0;
+      if (sent > 1) {
+        twice++;
+        note(`${workloadId} triggered ${sent} times`);
+      }
+      if (mine.length !== 1) {
+        missed++;
+        note(`${workloadId} has ${mine.length} items`);
+        continue;
+      }
+      const item = mine[0] as ItemRecord;
+      if (isActiveStatus(item.status)) {
+        open++;
+        missed++;
+        note(`${workloadId} is still ${item.status}`);
+        continue;
+      }
+      if (item.status === 'succeeded') succeeded++;
+      else if (item.status === 'failed') failed++;
+      else otherEnded++;
+      if (item.status === 'failed') {
+        const code = item.errorCode ?? '(none)';
+        failureCodes[code] = (failureCodes[code] ?? 0) + 1;
+        if (item.errorCode === undefined || (item.errorMessage ?? '') === '') {
+          failedWithoutReason++;
+          note(`${workloadId} failed without a reason`);
+        }
+      }
+      const mayLackTrigger = item.status === 'failed' && options.allowUntriggeredFailures === true;
+      if (sent === 0 && !mayLackTrigger) {
+        missed++;
+        note(`${workloadId} is ${item.status} but was never triggered`);
+      }
+    }
+    const strangers = Object.keys(triggers).filter((id) => !eligible.has(id));
+    if (strangers.length > 0)
+      problems.push(`${strangers.length} workloads triggered that no run covers`);
+    if (items.length !== eligible.size) {
+      problems.push(`${items.length} items for ${eligible.size} eligible workloads`);
+    }
+    if (twice > 0) problems.push(`${twice} workloads triggered more than once`);
+    if (missed > 0)
+      problems.push(`${missed} workloads missed (not ended, no item, or never triggered)`);
+    if (failedWithoutReason > 0)
+      problems.push(`${failedWithoutReason} failed items without a reason`);
+    if (examples.length > 0) problems.push(`e.g. ${examples.join('; ')}`);
+    return {
+      passed: problems.length === 0,
+      problems,
+      expected: eligible.size,
+      items: items.length,
+      ended: succeeded + failed + otherEnded,
+      succeeded,
+      failed,
+      otherEnded,
+      open,
+      twice,
+      missed,
+      failedWithoutReason,
+      failureCodes,
+      triggers: Object.values(triggers).reduce((sum, count) => sum + count, 0),
+    };
+  }
+
+  /** VMs and databases on connected clusters, from `paw workloads list --all --json`. */
+  private async eligibleWorkloads(): Promise<Set<string>> {
+    const result = await this.paw(['workloads', 'list', '--all', '--json']);
+    const workloads = JSON.parse(result) as { id: string; type: string; clusterId: string }[];
+    const connected = new Set(this.sim.connectedClusterIds());
+    const types = new Set<string>(DEFINITIONS.map((definition) => definition.type));
+    return new Set(
+      workloads
+        .filter((workload) => types.has(workload.type) && connected.has(workload.clusterId))
+        .map((workload) => workload.id),
+    );
+  }
+
+  private async runs(): Promise<RunRecord[]> {
+    return JSON.parse(await this.paw(['runs', '--json'])) as RunRecord[];
+  }
+
+  private async items(runId: string): Promise<ItemRecord[]> {
+    const text = await this.paw(['outcomes', '--run', runId, '--export', 'jsonl']);
+    return text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as ItemRecord);
+  }
+
+  private async paw(args: string[]): Promise<string> {
+    const result = await runPawCommand(args, { cwd: this.dir, env: this.env() });
+    if (result.code !== 0) {
+      throw new Error(
+        `paw ${args.join(' ')} exited ${result.code}: ${result.stderr.slice(-2_000)}`,
+      );
+    }
+    return result.stdout;
+  }
+
+  /**
+   * Stops every process it started (workers with SIGKILL: their state is Redis's, and a scenario
+   * is over), the simulator and Redis, and removes the folder unless `keep` (to read the logs).
+   */
+  async close(keep = false): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.stop('SIGKILL')));
+    this.observer.disconnect();
+    await this.sim.stop();
+    await this.redis.close();
+    if (keep) this.say(`logs kept in ${this.dir}`);
+    else await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A progress line: "1234/2000 items ended (1200 succeeded), 0/2 runs ended". */
+export function describeProgress(progress: NightProgress | undefined): string {
+  if (progress === undefined) return 'outcome store unreachable';
+  return `${progress.ended}/${progress.items} items ended (${progress.succeeded} succeeded), ${progress.runsEnded}/${DEFINITIONS.length} runs ended`;
+}
+
+function definitionsYaml(connectedClusterIds: readonly string[]): string {
+  const clusters = connectedClusterIds.map((id) => JSON.stringify(id)).join(', ');
+  return DEFINITIONS.map(
+    (definition) => `id: ${definition.id}
+kind: snapshot
+description: every ${definition.type} on the connected clusters (chaos suite)
+schedule: { cron: '0 1 * * *', timezone: UTC }
+targets: { types: [${definition.type}], clusterIds: [${clusters}] }
+retention: { slaDomainName: ${definition.slaDomainName} }
+maxWait: 1h
+`,
+  ).join('---\n');
+}
