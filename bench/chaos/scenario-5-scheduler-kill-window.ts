@@ -55,6 +55,8 @@ export const scenario: ChaosScenario = {
     );
     const bed = await startKillBed('scheduler-kill-window');
     const setups: Setup[] = [];
+    // Every fleet as soon as it exists, so a failed start still stops what did start.
+    const fleetsToStop: KillableFleet[] = [];
     let watch: WindowPauseWatch | undefined;
     try {
       const [cluster = '', handPaused = ''] = bed.sim.clusters
@@ -63,6 +65,9 @@ export const scenario: ChaosScenario = {
       const domains = [await newSlaDomain(bed, 'split'), await newSlaDomain(bed, 'start')];
       for (const slaDomainId of domains)
         await bed.admin.rest.slaDomains.pause(slaDomainId, [handPaused]);
+      // An SLA Domain an administrator paused everywhere beforehand, in both windows too.
+      const handDomain = await newSlaDomain(bed, 'hand-paused');
+      await bed.admin.rest.slaDomains.pause(handDomain, [cluster, handPaused]);
 
       // The window opens once every process has had time to start on a busy machine.
       const opensAt = new Date(Math.ceil((Date.now() + 10_000) / 1000) * 1000);
@@ -76,6 +81,7 @@ export const scenario: ChaosScenario = {
             credentialsFile: bed.adminFile,
             label: `window-${name}`,
           });
+          fleetsToStop.push(fleet);
           const jobs = join(bed.dir, `jobs-${name}`);
           await mkdir(jobs, { recursive: true });
           const definitionId = `maintenance-${name}`;
@@ -83,7 +89,7 @@ export const scenario: ChaosScenario = {
             join(jobs, 'window.yaml'),
             `id: ${definitionId}\nkind: sla-window\n` +
               `schedule: { cron: '${cronAt(opensAt)}', timezone: UTC, duration: ${durationMs / 1000}s }\n` +
-              `slaDomains: ${JSON.stringify({ ids: [slaDomainId], clusterIds: [cluster, handPaused] })}\n`,
+              `slaDomains: ${JSON.stringify({ ids: [slaDomainId, handDomain], clusterIds: [cluster, handPaused] })}\n`,
           );
           const schedulerArgs =
             name === 'split'
@@ -106,7 +112,7 @@ export const scenario: ChaosScenario = {
       context.progress(`processes ready; the window opens at ${opensAt.toISOString()}`);
       watch = new WindowPauseWatch(
         bed.admin,
-        domains.flatMap((slaDomainId) => [
+        [...domains, handDomain].flatMap((slaDomainId) => [
           { slaDomainId, clusterId: cluster },
           { slaDomainId, clusterId: handPaused },
         ]),
@@ -185,6 +191,13 @@ export const scenario: ChaosScenario = {
         figures[`${setup.name}ResumedAfterEndSeconds`] = verdict.resumedAfterEndSeconds;
         figures[`${setup.name}Samples`] = samples.length;
       }
+      for (const clusterId of [cluster, handPaused]) {
+        const hand = pauses.of(handDomain, clusterId);
+        const unpaused = hand.filter((sample) => sample.state !== 'PAUSED').length;
+        if (hand.length === 0 || unpaused > 0) {
+          problems.push(`the SLA Domain paused by hand read other than PAUSED ${unpaused} time(s)`);
+        }
+      }
       figures['loadAverage1m'] = Number(loadavg()[0]?.toFixed(2));
       const kills = setups.reduce((sum, setup) => sum + setup.kills, 0);
       const describe = setups
@@ -197,13 +210,13 @@ export const scenario: ChaosScenario = {
       return {
         passed: problems.length === 0,
         verdict:
-          `${kills} SIGKILLs during a ${durationMs / 1000} s window; ${describe}; hand pause kept` +
+          `${kills} SIGKILLs during a ${durationMs / 1000} s window; ${describe}; hand pauses kept (a cluster and a whole SLA Domain)` +
           (problems.length === 0 ? '' : `; PROBLEMS: ${problems.join('; ')}`),
         figures,
       };
     } finally {
       await watch?.stop();
-      await Promise.all(setups.map((setup) => setup.fleet.stop().catch(() => undefined)));
+      await Promise.all(fleetsToStop.map((fleet) => fleet.stop().catch(() => undefined)));
       await bed.stop();
     }
   },
