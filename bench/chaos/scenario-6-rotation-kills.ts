@@ -139,6 +139,7 @@ export const scenario: ChaosScenario = {
       const rotationMs = Date.parse(baseline.finishedAt ?? '') - Date.parse(baseline.createdAt);
       if (!(rotationMs > 0)) throw new Error('the un-killed run recorded no duration');
       context.progress(`an un-killed rotation takes ${rotationMs.toFixed(0)} ms from its fire`);
+      let killWindowMs = rotationMs;
 
       const tally: Tally = {
         iterations: 0,
@@ -185,15 +186,19 @@ export const scenario: ChaosScenario = {
             await worker.stop('SIGKILL');
           } else tally.crashPointKills++;
         } else {
-          // A SIGKILL at a random moment between the fire and a little after a rotation's length.
-          const delayMs = random.between(0, rotationMs * 1.3);
+          // A SIGKILL at a random moment of a window as long as a rotation, which adapts: the
+          // first rotation is the slowest (cold connections), and the machine's load varies.
+          const delayMs = random.between(0, killWindowMs);
           label = `#${i} SIGKILL at ${delayMs.toFixed(0)} ms`;
           runId = await fleet.fire(definition);
           await new Promise((resolve) => setTimeout(resolve, delayMs));
           const status = (await fleet.outcomes.getRun(runId))?.status;
           await worker.stop('SIGKILL');
           tally.randomKills++;
-          if (status === 'queued' || status === 'running') tally.randomKillsMidRotation++;
+          if (status === 'running') tally.randomKillsMidRotation++;
+          // Killed after the end: a shorter window next time; before the start: a longer one.
+          if (status === 'succeeded') killWindowMs *= 0.8;
+          if (status === 'queued') killWindowMs *= 1.25;
           label += ` (run ${status ?? 'unknown'})`;
         }
         worker = await recoverAndCheck(runId, label, tally, before, armRecovery, standby);
@@ -214,6 +219,7 @@ export const scenario: ChaosScenario = {
         recoveryKills: tally.recoveryKills,
         randomKills: tally.randomKills,
         randomKillsMidRotation: tally.randomKillsMidRotation,
+        lastKillWindowMs: Math.round(killWindowMs),
         sinksAuthenticated: tally.authenticated,
         failures: tally.failures.length,
         clientSecretsIssued,
@@ -226,7 +232,7 @@ export const scenario: ChaosScenario = {
         verdict:
           `${tally.authenticated}/${iterations} kills left a sink that authenticates ` +
           `(${tally.crashPointKills} at crash points, ${tally.recoveryKills} recoveries killed, ` +
-          `${tally.randomKills} random SIGKILLs, ${tally.randomKillsMidRotation} mid-rotation), ` +
+          `${tally.randomKills} random SIGKILLs, ${tally.randomKillsMidRotation} while running), ` +
           `seed ${random.seed}` +
           (passed ? '' : `; failures: ${tally.failures.slice(0, 3).join('; ')}`),
         figures,

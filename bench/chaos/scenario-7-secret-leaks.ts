@@ -17,12 +17,12 @@ import {
 /**
  * Chaos 7: every flow at debug log level, then a search for every secret and token the platform
  * issued in everything paw wrote. `paw start` runs snapshots, maintenance windows, a rotation of
- * another account and of paw's own secret, all every few seconds, with short-lived tokens so
- * they are renewed; workers armed with crash points die mid-snapshot, mid-window and
+ * another account and of paw's own secret, all every few seconds, with 20-second tokens (renewed
+ * in the full form); workers armed with crash points die mid-snapshot, mid-window or
  * mid-rotation so recoveries and takeovers log too; CLI commands read runs, outcomes and the
- * platform, and rotate a third account. Then every process's standard output and error, every
- * Redis key and value, and the Redis dump file are searched for every secret in
- * `/_sim/issued-secrets` (and each token's signature alone): there must be none.
+ * platform, rotate a third account and open a cluster session. Then every process's standard
+ * output and error, every Redis key and value, and the Redis dump file are searched for every
+ * secret in `/_sim/issued-secrets` (and each token's signature alone): there must be none.
  */
 
 /** Short tokens: paw renews them during the run, and logs around renewals get searched too. */
@@ -61,7 +61,8 @@ export const scenario: ChaosScenario = {
         frequency: { unit: 'DAILY', interval: 1 },
         retention: { unit: 'DAYS', duration: 7 },
       });
-      const cluster = bed.sim.clusters.find((c) => c.connectionState === 'Connected')?.id ?? '';
+      const connected = bed.sim.clusters.find((c) => c.connectionState === 'Connected');
+      const cluster = connected?.id ?? '';
       const jobs = join(bed.dir, 'jobs');
       await mkdir(jobs, { recursive: true });
       const definitions = [
@@ -138,6 +139,8 @@ export const scenario: ChaosScenario = {
         ['accounts', 'list', '--verbose'],
         ['accounts', 'rotate', third.clientId, '--out', third.file, '--verbose'],
         ['schedules', '--jobs', jobs],
+        // A session on a cluster's own API: its token is searched for like every other.
+        ['cluster-session', 'create', '--cluster', connected?.baseUrl ?? '', '--verbose'],
       ];
       const exits = await Promise.all(commands.map((args) => running.command(args)));
       const failedCommands = commands.flatMap((args, index) => {
