@@ -151,7 +151,9 @@ export const scenario: ChaosScenario = {
         failures: [],
       };
       const started = performance.now();
+      let slowest = { seconds: 0, label: '' };
       for (let i = 1; i <= iterations; i++) {
+        const iterationStarted = performance.now();
         const before = await secretIn(sink);
         let label: string;
         let runId: string;
@@ -203,6 +205,8 @@ export const scenario: ChaosScenario = {
         }
         worker = await recoverAndCheck(runId, label, tally, before, armRecovery, standby);
         tally.iterations++;
+        const seconds = (performance.now() - iterationStarted) / 1000;
+        if (seconds > slowest.seconds) slowest = { seconds, label };
         if (i % 10 === 0 || i === iterations || context.quick) {
           context.progress(
             `${i}/${iterations}: ${tally.authenticated} sinks authenticated, ` +
@@ -211,6 +215,7 @@ export const scenario: ChaosScenario = {
         }
       }
       if (isRunning(worker)) await worker.stop();
+      context.progress(`slowest iteration: ${slowest.label}, ${slowest.seconds.toFixed(1)} s`);
 
       const clientSecretsIssued = bed.sim.issuedSecrets().clientSecrets.length;
       const figures = {
@@ -220,6 +225,7 @@ export const scenario: ChaosScenario = {
         randomKills: tally.randomKills,
         randomKillsMidRotation: tally.randomKillsMidRotation,
         lastKillWindowMs: Math.round(killWindowMs),
+        slowestIterationSeconds: Number(slowest.seconds.toFixed(1)),
         sinksAuthenticated: tally.authenticated,
         failures: tally.failures.length,
         clientSecretsIssued,
