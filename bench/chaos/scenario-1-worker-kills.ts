@@ -1,6 +1,6 @@
 import { loadavg } from 'node:os';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
-import { seededRandom } from './support/seeded-random.js';
+import { SeededRandom } from './support/seeded-random.js';
 import { SnapshotNight } from './support/snapshot-night.js';
 
 /**
@@ -49,14 +49,14 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
     const started = Date.now();
     const workers = await night.startWorkers(2);
     await night.fire();
-    const random = seededRandom(1);
+    const random = new SeededRandom(1);
     let kills = 0;
     const [minGap, maxGap] = form.killEveryMs;
-    const gap = (): number => minGap + random() * (maxGap - minGap);
+    const gap = (): number => minGap + random.next() * (maxGap - minGap);
     let nextKillAt = gap();
     const ended = await night.waitForEnd(form.timeoutMs, async (elapsed) => {
       if (kills >= form.maxKills || elapsed < nextKillAt) return;
-      const index = random() < 0.5 ? 0 : 1;
+      const index = random.next() < 0.5 ? 0 : 1;
       const victim = workers[index];
       if (victim === undefined) return;
       await victim.stop('SIGKILL');

@@ -29,4 +29,19 @@ export const SCENARIOS: readonly {
     slug: 'redis-outage',
     load: async () => (await import('./scenario-4-redis-outage.js')).scenario,
   },
+  {
+    id: 5,
+    slug: 'scheduler-kill-window',
+    load: async () => (await import('./scenario-5-scheduler-kill-window.js')).scenario,
+  },
+  {
+    id: 6,
+    slug: 'rotation-kills',
+    load: async () => (await import('./scenario-6-rotation-kills.js')).scenario,
+  },
+  {
+    id: 7,
+    slug: 'secret-leaks',
+    load: async () => (await import('./scenario-7-secret-leaks.js')).scenario,
+  },
 ];

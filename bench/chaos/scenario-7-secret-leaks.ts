@@ -1,0 +1,240 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
+import { createTestAccount } from '../../test/rotation/support/service-accounts.js';
+import type { PawProcess } from '../../test/support/paw-process.js';
+import { issuedSecrets } from '../../test/worker/support/secret-scan.js';
+import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
+import { startKillBed } from './support/kill-bed.js';
+import { KillableFleet, isRunning } from './support/killable-fleet.js';
+import {
+  everyRedisKeyAndValue,
+  findSecrets,
+  uncompressedRedisDump,
+} from './support/leak-search.js';
+
+/**
+ * Chaos 7: every flow at debug log level, then a search for every secret and token the platform
+ * issued in everything paw wrote. `paw start` runs snapshots, maintenance windows, a rotation of
+ * another account and of paw's own secret, all every few seconds, with 20-second tokens (renewed
+ * in the full form); workers armed with crash points die mid-snapshot, mid-window or
+ * mid-rotation so recoveries and takeovers log too; CLI commands read runs, outcomes and the
+ * platform, rotate a third account and open a cluster session. Then every process's standard
+ * output and error, every Redis key and value, and the Redis dump file are searched for every
+ * secret in `/_sim/issued-secrets` (and each token's signature alone): there must be none.
+ */
+
+/** Short tokens: paw renews them during the run, and logs around renewals get searched too. */
+const TOKEN_LIFETIME_SECONDS = 20;
+
+/** Crash points for the armed workers, one list per worker: each dies at the first it reaches. */
+const ARMED_WORKERS = [
+  'rotate.after-platform-call,snapshot.after-trigger,window.after-pause',
+  'rotate.after-sink-write,snapshot.after-poll,window.after-resume',
+] as const;
+
+export const scenario: ChaosScenario = {
+  id: 7,
+  slug: 'secret-leaks',
+  title: 'every flow at debug log level: no issued secret or token in any log or in Redis',
+  async run(context: ChaosContext): Promise<ChaosVerdict> {
+    const activityMs = context.quick ? 12_000 : 90_000;
+    const bed = await startKillBed('secret-leaks', {
+      tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
+      // Snapshot jobs of a few seconds that always succeed: every flow ends within the run.
+      jobs: {
+        durationSeconds: { median: 2, sigma: 0.3, min: 1 },
+        queuedSeconds: 0.5,
+        failureRate: 0,
+        cancelRate: 0,
+      },
+    });
+    let fleet: KillableFleet | undefined;
+    try {
+      const own = await createTestAccount(bed.admin, bed.sim, bed.dir, 'paw-itself');
+      const other = await createTestAccount(bed.admin, bed.sim, bed.dir, 'backup-app');
+      const third = await createTestAccount(bed.admin, bed.sim, bed.dir, 'cli-rotated');
+      const domain = await bed.admin.rest.slaDomains.create({
+        name: `chaos-leaks-${Math.random().toString(36).slice(2, 8)}`,
+        objectTypes: ['VSPHERE_VM'],
+        frequency: { unit: 'DAILY', interval: 1 },
+        retention: { unit: 'DAYS', duration: 7 },
+      });
+      const connected = bed.sim.clusters.find((c) => c.connectionState === 'Connected');
+      const cluster = connected?.id ?? '';
+      const jobs = join(bed.dir, 'jobs');
+      await mkdir(jobs, { recursive: true });
+      const definitions = [
+        {
+          id: 'snapshots',
+          kind: 'snapshot',
+          schedule: { cron: '*/5 * * * * *' },
+          targets: { types: ['VSPHERE_VM'] },
+          retention: { slaDomainName: 'Gold' },
+        },
+        {
+          id: 'window',
+          kind: 'sla-window',
+          schedule: { cron: '*/4 * * * * *', duration: '2s' },
+          slaDomains: { ids: [domain.id], clusterIds: [cluster] },
+        },
+        {
+          id: 'rotate-backup-app',
+          kind: 'rotate-secret',
+          schedule: { cron: '*/6 * * * * *' },
+          serviceAccount: { clientId: other.clientId },
+          sink: { file: other.file },
+        },
+        {
+          id: 'rotate-paw-itself',
+          kind: 'rotate-secret',
+          schedule: { cron: '*/10 * * * * *' },
+          serviceAccount: { clientId: own.clientId },
+          sink: { file: own.file },
+        },
+      ];
+      // JSON is YAML: one definition per file.
+      for (const definition of definitions) {
+        await writeFile(join(jobs, `${definition.id}.yaml`), `${JSON.stringify(definition)}\n`);
+      }
+
+      fleet = await KillableFleet.create(bed.redis, {
+        redisUrl: bed.redisUrl,
+        dir: bed.dir,
+        credentialsFile: own.file,
+        label: 'secret-leaks',
+        env: {
+          PAW_LOG_LEVEL: 'debug',
+          PAW_ROTATION_MIN_RECOVERY_TOKEN_SECONDS: String(TOKEN_LIFETIME_SECONDS / 2),
+          PAW_SNAPSHOT_POLL_MIN_MS: '500',
+          PAW_SNAPSHOT_POLL_MAX_MS: '1000',
+        },
+      });
+      const running = fleet;
+      context.progress(`paw start and a crash-armed worker, ${activityMs / 1000} s of every flow`);
+      const armed: PawProcess[] = [];
+      await Promise.all([
+        running.start(['start', '--jobs', jobs]),
+        running.start(['worker'], { PAW_CRASH_AT: ARMED_WORKERS[0] }).then((w) => armed.push(w)),
+      ]);
+      const activityEnds = Date.now() + activityMs;
+      for (const crashAt of ARMED_WORKERS.slice(1)) {
+        const first = armed.at(-1);
+        if (first === undefined) break;
+        await Promise.race([first.exited, sleep(Math.max(0, activityEnds - Date.now()))]);
+        if (isRunning(first)) break;
+        armed.push(await running.start(['worker'], { PAW_CRASH_AT: crashAt }));
+      }
+      await sleep(Math.max(0, activityEnds - Date.now()));
+      // Each armed worker dies at the first crash point it reaches (if any flow got it there).
+      const armedDeaths = armed.filter((w) => w.child.signalCode === 'SIGKILL').length;
+
+      context.progress('CLI commands at debug level');
+      const commands = [
+        ['runs', '--limit', '500'],
+        ['outcomes', '--limit', '500', '--json'],
+        ['sla', 'list', '--verbose'],
+        ['clusters', 'list', '--verbose'],
+        ['accounts', 'list', '--verbose'],
+        ['accounts', 'rotate', third.clientId, '--out', third.file, '--verbose'],
+        ['schedules', '--jobs', jobs],
+        // A session on a cluster's own API: its token is searched for like every other.
+        ['cluster-session', 'create', '--cluster', connected?.baseUrl ?? '', '--verbose'],
+      ];
+      const exits = await Promise.all(commands.map((args) => running.command(args)));
+      const failedCommands = commands.flatMap((args, index) => {
+        const code = exits[index]?.code;
+        return code === 0 ? [] : [`paw ${args.slice(0, 2).join(' ')} exited ${String(code)}`];
+      });
+      await running.stop();
+
+      const runs = await new OutcomeQueries(bed.redis, running.prefix).listRuns({});
+      const succeeded = (kind: string) =>
+        runs.filter((run) => run.kind === kind && run.status === 'succeeded').length;
+      const perKind = {
+        snapshot: succeeded('snapshot'),
+        'sla-window': succeeded('sla-window'),
+        'rotate-secret': succeeded('rotate-secret'),
+      };
+
+      context.progress('searching every log, every Redis key and value and the dump file');
+      const secrets = await issuedSecrets(bed.sim.baseUrl);
+      const redisText = await everyRedisKeyAndValue(bed.redis);
+      const dump = await uncompressedRedisDump(bed.redis);
+      const places = [
+        ...running.processes.map((paw, index) => ({
+          name: `process ${index + 1} (${paw.child.spawnargs.slice(2, 4).join(' ')})`,
+          text: `${paw.stdout}\n${paw.stderr}`,
+        })),
+        { name: 'Redis keys and values', text: redisText.text },
+        { name: 'Redis dump file', text: dump },
+      ];
+      const bytes = places.reduce((sum, place) => sum + Buffer.byteLength(place.text, 'latin1'), 0);
+      const logBytes = places
+        .slice(0, running.processes.length)
+        .reduce((sum, place) => sum + Buffer.byteLength(place.text), 0);
+      const hits = findSecrets(places, secrets);
+      // Controls: the search finds a secret where one is (paw's credentials file), and the logs
+      // searched are at debug level (pino level 20), so a clean result means something.
+      const control = findSecrets(
+        [{ name: 'control', text: await readFile(own.file, 'utf8') }],
+        secrets,
+      );
+      const debugLines = running.processes.reduce(
+        (sum, paw) =>
+          sum + paw.stderr.split('\n').filter((line) => line.includes('"level":20')).length,
+        0,
+      );
+
+      const problems: string[] = [...failedCommands];
+      if (control.length === 0) problems.push('the search missed the secret in a credentials file');
+      if (debugLines === 0) problems.push('no debug line was logged: the log level did not apply');
+      for (const [kind, count] of Object.entries(perKind)) {
+        if (count === 0) problems.push(`no ${kind} run succeeded, so its flow was not searched`);
+      }
+      if (hits.length > 0) {
+        problems.push(
+          `${hits.length} hit(s): ${hits
+            .slice(0, 5)
+            .map((hit) => `${hit.secret} in ${hit.place}`)
+            .join(', ')}`,
+        );
+      }
+      const figures = {
+        secretsSearched: secrets.length,
+        bytesSearched: bytes,
+        logBytes,
+        debugLines,
+        redisKeys: redisText.keys,
+        dumpBytes: dump.length,
+        processes: running.processes.length,
+        armedWorkerDeaths: armedDeaths,
+        snapshotRuns: perKind.snapshot,
+        windowRuns: perKind['sla-window'],
+        rotationRuns: perKind['rotate-secret'],
+        hits: hits.length,
+        loadAverage1m: Number(loadavg()[0]?.toFixed(2)),
+      };
+      return {
+        passed: problems.length === 0,
+        verdict:
+          `${secrets.length} secrets searched in ${(bytes / 1e6).toFixed(1)} MB ` +
+          `(${running.processes.length} processes' output, ${debugLines} debug lines, ` +
+          `${redisText.keys} Redis keys, ` +
+          `the dump file): hits=${hits.length}; runs succeeded: ${perKind.snapshot} snapshot, ` +
+          `${perKind['sla-window']} window, ${perKind['rotate-secret']} rotation; ` +
+          `${armedDeaths} workers killed at crash points` +
+          (problems.length === 0 ? '' : `; PROBLEMS: ${problems.join('; ')}`),
+        figures,
+      };
+    } finally {
+      await fleet?.stop().catch(() => undefined);
+      await bed.stop();
+    }
+  },
+};
+
+async function sleep(ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
