@@ -19,6 +19,9 @@ verdict line per scenario:  chaos <id> <slug>: PASS|FAIL  <what was checked and 
   --json FILE    also write the verdicts and figures as JSON
   --help         this text
 
+CHAOS_SEED=<n> replays a run's random choices (kill times and victims); each scenario that
+draws at random prints its seed.
+
 Exit codes: 0 every scenario passed, 1 at least one failed, 2 bad usage.
 Scenarios:
 ${SCENARIOS.map((s) => `  ${String(s.id).padStart(2)}  ${s.slug}`).join('\n')}
