@@ -153,6 +153,16 @@ export async function createPlatformClient(
     refreshMarginSeconds: platform.clusterSessions.refreshMarginSeconds,
     allowInsecureHttp: platform.allowInsecureHttp,
     credentials: (kind) => clusterCredentials(kind, credentials, platform),
+    reloadCredentials: async () => {
+      const reloaded = await credentials.reload();
+      return reloaded === undefined
+        ? undefined
+        : {
+            kind: 'service-account',
+            clientId: reloaded.clientId,
+            clientSecret: reloaded.clientSecret,
+          };
+    },
     ...(options.now === undefined ? {} : { now: options.now }),
   });
 

@@ -2,10 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors/usage-error.js';
+import { writeCredentialsFile } from '../../src/platform/auth/credentials-file.js';
 import { UnsupportedClusterVersionError } from '../../src/platform/http/platform-errors.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
 import type { SimulatorFixtures } from '../../src/simulator/fixtures.js';
 import { startPlatformTestKit, type PlatformTestKit } from './support/platform-test-kit.js';
+import { createAccountFile } from './support/service-account-file.js';
 
 interface Stats {
   liveSessions: number;
@@ -90,6 +92,28 @@ describe('cluster sessions', () => {
     expect(capped).toBe(0);
     await client.close();
     expect((await stats()).liveSessions).toBe(0);
+  });
+
+  it('reads the credentials file again when the cluster refuses a secret rotated under it', async () => {
+    const admin = await kit.client();
+    const adminRole = fixtures.roles.find((role) => role.name === 'Administrator')?.id ?? '';
+    const { file, clientId } = await createAccountFile(admin, kit.dir, 'rotated-for-cluster', [
+      adminRole,
+    ]);
+    const client = await kit.client({ env: { PAW_CREDENTIALS_FILE: file } });
+    // Another paw process rotates the secret and writes the new one to the same file after this
+    // client read the old one.
+    await writeCredentialsFile(file, await admin.graphql.serviceAccounts.rotateSecret(clientId));
+    const before = await stats();
+    const target = cluster(true);
+    expect((await me(client, target.baseUrl, 'service-account')).id).toBe(target.id);
+    const after = await stats();
+    const refused =
+      (after.byOperationAndStatus['createServiceAccountSession']?.['401'] ?? 0) -
+      (before.byOperationAndStatus['createServiceAccountSession']?.['401'] ?? 0);
+    expect(refused).toBe(1);
+    await client.close();
+    await admin.close();
   });
 
   it('opens a personal-access-token session on a 9.6.0+ cluster', async () => {

@@ -53,6 +53,12 @@ export interface ClusterSessionsOptions {
   readonly allowInsecureHttp: boolean;
   /** The credentials for a kind of session; throws a UsageError when none are configured. */
   readonly credentials: (kind: ClusterCredentialKind) => ClusterCredentials;
+  /**
+   * Reads the service account's credentials again (from its credentials file) after the cluster
+   * refused them: a rotation by another paw process may have just replaced the secret. Resolves
+   * to undefined when they cannot change.
+   */
+  readonly reloadCredentials?: () => Promise<ClusterCredentials | undefined>;
   readonly now?: () => number;
 }
 
@@ -240,28 +246,20 @@ export class ClusterSessions {
     kind: ClusterCredentialKind,
     signal?: AbortSignal,
   ): Promise<CachedSession> {
-    const credentials = this.options.credentials(kind);
+    let credentials = this.options.credentials(kind);
     if (kind === 'personal-access-token') await this.assertPatSupported(base, signal);
-    const path = SESSION_PATHS[kind];
-    const operation =
-      kind === 'service-account' ? 'createServiceAccountSession' : 'createPatSession';
     const requestedAt = this.now();
-    const response = await this.options.http.call({
-      operation,
-      method: 'POST',
-      route: path,
-      url: appendPath(base, path),
-      allowedOrigin: base.origin,
-      // A repeated create could leave an orphan session counting against the cap.
-      idempotent: false,
-      gated: false,
-      body: {
-        json: { clientId: credentials.clientId, clientSecret: credentials.clientSecret.reveal() },
-      },
-      signal,
-      parse: (raw) => parseJsonBody(raw, operation, sessionResponseSchema),
-      classify: (raw, name) => classifySessionFailure(raw, name, kind),
-    });
+    let response: z.output<typeof sessionResponseSchema>;
+    try {
+      response = await this.openSession(base, kind, credentials, signal);
+    } catch (error) {
+      // The secret may have been rotated (and the file rewritten) between reading it and using
+      // it: read it again and try once more, as the token provider does for the gateway.
+      const reloaded = await this.reloadedAfterRefusal(error, kind, credentials);
+      if (reloaded === undefined) throw error;
+      credentials = reloaded;
+      response = await this.openSession(base, kind, credentials, signal);
+    }
     const expiresAt = Date.parse(response.expirationTime);
     const lifetimeMs = Math.max(0, expiresAt - requestedAt);
     const marginMs = Math.min(this.options.refreshMarginSeconds * 1000, lifetimeMs / 10);
@@ -284,6 +282,50 @@ export class ClusterSessions {
       'cluster session opened',
     );
     return { session, expiresAt, refreshAt: expiresAt - marginMs };
+  }
+
+  private async openSession(
+    base: URL,
+    kind: ClusterCredentialKind,
+    credentials: ClusterCredentials,
+    signal: AbortSignal | undefined,
+  ): Promise<z.output<typeof sessionResponseSchema>> {
+    const path = SESSION_PATHS[kind];
+    const operation =
+      kind === 'service-account' ? 'createServiceAccountSession' : 'createPatSession';
+    return this.options.http.call({
+      operation,
+      method: 'POST',
+      route: path,
+      url: appendPath(base, path),
+      allowedOrigin: base.origin,
+      // A repeated create could leave an orphan session counting against the cap.
+      idempotent: false,
+      gated: false,
+      body: {
+        json: { clientId: credentials.clientId, clientSecret: credentials.clientSecret.reveal() },
+      },
+      signal,
+      parse: (raw) => parseJsonBody(raw, operation, sessionResponseSchema),
+      classify: (raw, name) => classifySessionFailure(raw, name, kind),
+    });
+  }
+
+  /** New credentials worth one more try after the cluster refused these, or undefined. */
+  private async reloadedAfterRefusal(
+    error: unknown,
+    kind: ClusterCredentialKind,
+    used: ClusterCredentials,
+  ): Promise<ClusterCredentials | undefined> {
+    if (!(error instanceof AuthenticationError) || kind !== 'service-account') return undefined;
+    const reloaded = await this.options.reloadCredentials?.();
+    if (reloaded === undefined || reloaded.clientSecret.reveal() === used.clientSecret.reveal())
+      return undefined;
+    this.options.logger.info(
+      { clientId: reloaded.clientId },
+      'cluster refused the secret; using the one now in the credentials file',
+    );
+    return reloaded;
   }
 
   /** Refuses a PAT session on a cluster below 9.6.0 before the credentials are sent. */
