@@ -44,7 +44,12 @@ export function schedulerCommand(): Command {
       shutdown.installSignalHandlers();
       const stopped = untilShutdownBegins(shutdown);
 
-      const metrics = new PawMetrics({ version: PAW_VERSION, role: 'scheduler' });
+      // With the HTTP port off nothing can scrape Node's process metrics: skip their sampling.
+      const metrics = new PawMetrics({
+        version: PAW_VERSION,
+        role: 'scheduler',
+        processMetrics: settings.http.port !== 0,
+      });
       try {
         const { scheduler: service } = await startPawServices({
           settings,

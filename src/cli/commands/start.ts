@@ -48,7 +48,12 @@ export function startCommand(): Command {
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
       shutdown.installSignalHandlers();
       const stopped = untilShutdownBegins(shutdown);
-      const metrics = new PawMetrics({ version: PAW_VERSION, role: 'start' });
+      // With the HTTP port off nothing can scrape Node's process metrics: skip their sampling.
+      const metrics = new PawMetrics({
+        version: PAW_VERSION,
+        role: 'start',
+        processMetrics: settings.http.port !== 0,
+      });
       try {
         const { scheduler, workers } = await startPawServices({
           settings,

@@ -41,7 +41,12 @@ export function workerCommand(): Command {
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
       shutdown.installSignalHandlers();
       const stopped = untilShutdownBegins(shutdown);
-      const metrics = new PawMetrics({ version: PAW_VERSION, role: 'worker' });
+      // With the HTTP port off nothing can scrape Node's process metrics: skip their sampling.
+      const metrics = new PawMetrics({
+        version: PAW_VERSION,
+        role: 'worker',
+        processMetrics: settings.http.port !== 0,
+      });
       try {
         // Opened before the workers so that it closes after them: runs ending while they drain
         // are still reported.
