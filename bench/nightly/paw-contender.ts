@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { RunRecord } from '../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
 import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { findFreePort } from '../../src/net/free-port.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
 import type { PawCommand } from './compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './contender-result.js';
@@ -60,6 +61,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     PAW_JOBS_DIR: jobsDir,
     PAW_REDIS_URL: redisServer.url,
     PAW_CREDENTIALS_FILE: options.credentialsFile,
+    // `paw run` serves nothing; the long-running processes get ports of their own below.
     PAW_HTTP_PORT: '0',
     PAW_LOG_LEVEL: 'warn',
     ...options.environment,
@@ -69,10 +71,20 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
   const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   try {
     const { entry } = options.command;
-    processes.push(startPaw([...entry, 'start'], environment, 'paw start'));
+    // Each long-running process serves health and metrics on a port of its own, as in
+    // production: Node's process metrics (event-loop lag sampling) cost CPU too.
+    const serving = async (): Promise<NodeJS.ProcessEnv> => ({
+      ...environment,
+      PAW_HTTP_PORT: String(await findFreePort()),
+    });
+    processes.push(startPaw([...entry, 'start'], await serving(), 'paw start'));
     for (let index = 1; index < options.workerProcesses; index++)
       processes.push(
-        startPaw([...entry, 'worker', '--kinds', 'snapshot'], environment, `paw worker ${index}`),
+        startPaw(
+          [...entry, 'worker', '--kinds', 'snapshot'],
+          await serving(),
+          `paw worker ${index}`,
+        ),
       );
     await Promise.all(processes.map((paw) => paw.ready));
     progress.line(
