@@ -17,6 +17,8 @@ export interface SharedRequestGateOptions {
   readonly maxPenaltyMs?: number;
   /** After a 429 the rate is halved, then recovers linearly over this long (30 s). */
   readonly recoveryMs?: number;
+  /** A token due within this long is reserved rather than asked for again (100 ms). */
+  readonly reserveMs?: number;
   readonly logger: Logger;
 }
 
@@ -31,6 +33,13 @@ interface Waiter {
 const STATE_TTL_MS = 3_600_000;
 /** Pause after a Redis error before trying again. */
 const REDIS_RETRY_MS = 500;
+/**
+ * How far ahead a token may be reserved. Three processes sharing a saturated 50/s bucket are each
+ * told to wait 20-60 ms; a reservation of that much turns 3.7 script calls per granted request
+ * (measured on a 1,000-snapshot night) into one, and lets at most a few reserved requests past a
+ * 429 that another process records meanwhile.
+ */
+const DEFAULT_RESERVE_MS = 100;
 
 /** The gate was closed (the process is shutting down) while a request waited for it. */
 export class RequestGateClosedError extends Error {
@@ -43,9 +52,9 @@ export class RequestGateClosedError extends Error {
  * together, and one slow-down after a 429, whichever process saw it (see request-gate-scripts.ts).
  *
  * Within a process, callers queue first come, first served and one of them at a time asks Redis,
- * so a process with 50 jobs waiting sends one script call per granted request, not 50. Nothing is
- * reserved ahead: a caller told to wait asks again, so a 429 recorded meanwhile by another
- * process stops it too.
+ * so a process with 50 jobs waiting sends one script call per granted request, not 50. Only a
+ * token due within `reserveMs` is reserved ahead; a caller told to wait longer asks again, so a
+ * 429 recorded meanwhile by another process stops it too.
  */
 export class SharedRequestGate implements RequestGate {
   private readonly key: string;
@@ -53,6 +62,7 @@ export class SharedRequestGate implements RequestGate {
   private readonly penaltyMs: number;
   private readonly maxPenaltyMs: number;
   private readonly recoveryMs: number;
+  private readonly reserveMs: number;
   private readonly waiters: Waiter[] = [];
   private pumping = false;
   private timer: NodeJS.Timeout | undefined;
@@ -70,6 +80,7 @@ export class SharedRequestGate implements RequestGate {
     this.penaltyMs = options.penaltyMs ?? 500;
     this.maxPenaltyMs = options.maxPenaltyMs ?? 8_000;
     this.recoveryMs = options.recoveryMs ?? 30_000;
+    this.reserveMs = options.reserveMs ?? DEFAULT_RESERVE_MS;
   }
 
   acquire(signal?: AbortSignal): Promise<void> {
@@ -143,17 +154,18 @@ export class SharedRequestGate implements RequestGate {
           await this.sleep(localWait);
           continue;
         }
-        let waitMs: number;
+        let token: { waitMs: number; reserved: boolean };
         try {
-          waitMs = await this.takeToken();
+          token = await this.takeToken();
         } catch (error) {
           this.logRedisError(error);
           await this.sleep(REDIS_RETRY_MS);
           continue;
         }
-        if (waitMs > 0) {
-          await this.sleep(waitMs);
-          continue;
+        if (token.waitMs > 0) {
+          await this.sleep(token.waitMs);
+          // A reserved token is ours once its time comes, unless this process saw a 429 meanwhile.
+          if (!token.reserved || this.closed || this.localPauseUntil > Date.now()) continue;
         }
         const waiter = this.waiters.shift();
         if (waiter === undefined) break; // every caller gave up meanwhile: the token is lost
@@ -165,13 +177,13 @@ export class SharedRequestGate implements RequestGate {
     }
   }
 
-  private async takeToken(): Promise<number> {
+  private async takeToken(): Promise<{ waitMs: number; reserved: boolean }> {
     const reply = (await acquireScript.run(
       this.options.redis,
       [this.key],
-      [this.options.requestsPerSecond, this.burst, this.recoveryMs, STATE_TTL_MS],
+      [this.options.requestsPerSecond, this.burst, this.recoveryMs, STATE_TTL_MS, this.reserveMs],
     )) as number[];
-    const [waitMs = 0, paused = 0, epoch = 0, slowed = 0] = reply.map(Number);
+    const [waitMs = 0, paused = 0, epoch = 0, slowed = 0, reserved = 0] = reply.map(Number);
     if (slowed === 1 && epoch > this.lastEpochLogged) {
       // Another process saw the 429: this one is paused, or slowed down while the rate recovers.
       this.lastEpochLogged = epoch;
@@ -180,7 +192,7 @@ export class SharedRequestGate implements RequestGate {
         'platform rate limit (429): every worker pauses, then slows down',
       );
     }
-    return waitMs;
+    return { waitMs, reserved: reserved === 1 };
   }
 
   private sleep(ms: number): Promise<void> {

@@ -49,6 +49,31 @@ describe('SharedRequestGate', () => {
     expect(elapsed).toBeGreaterThanOrEqual(((60 - 5) / 50) * 1000 - 50);
   });
 
+  it('three gates on a saturated bucket ask Redis about once per granted request (a token due soon is reserved)', async () => {
+    const prefix = uniquePrefix('gate');
+    const key = `${prefix}:platform-gate`;
+    const base = connectTestRedis();
+    connections.push(base);
+    const monitor = await base.monitor();
+    let scriptCalls = 0;
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === 'evalsha' && args.includes(key)) scriptCalls += 1;
+    });
+    try {
+      const gates = gatesOn(prefix, 3, 50, 5);
+      await Promise.all(gates.flatMap((gate) => Array.from({ length: 20 }, () => gate.acquire())));
+      // Let MONITOR's last lines arrive.
+      await probe.ping();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // 60 granted. Without reservations each of the three asks again every time it is told to
+      // wait, and only one wins: about 3.7 calls per request.
+      expect(scriptCalls).toBeGreaterThanOrEqual(60);
+      expect(scriptCalls).toBeLessThanOrEqual(75);
+    } finally {
+      monitor.disconnect();
+    }
+  });
+
   it('a 429 seen by one gate pauses every other gate until the shared pause ends, then halves the rate', async () => {
     const prefix = uniquePrefix('gate');
     const [seer, other] = gatesOn(prefix, 2, 20);
