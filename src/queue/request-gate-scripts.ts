@@ -7,7 +7,9 @@ import { RedisScript } from '../redis/redis-script.js';
  *
  * Time is Redis's own clock (`TIME`), so processes on machines whose clocks disagree still share
  * one bucket. Both scripts mirror TokenBucketGate (src/platform/http/token-bucket-gate.ts): a
- * token bucket whose rate is halved by a 429 and climbs back linearly over `recoveryMs`.
+ * token bucket whose rate is halved by a 429 and climbs back linearly over `recoveryMs`. Only the
+ * short reservation in `acquireScript` is theirs alone: within one process callers wait in line
+ * and never race for a token.
  */
 const CURRENT_RATE = `
 local function now_ms()
