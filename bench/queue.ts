@@ -23,6 +23,7 @@ import {
   benchContext,
   contextLines,
   finishContext,
+  optionsOrUsage,
   progressReporter,
   renderTable,
   round1,
@@ -133,18 +134,8 @@ interface Bench {
 }
 
 export async function run(args: string[]): Promise<void> {
-  let options: Options | undefined;
-  try {
-    options = parseOptions(args);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
-  if (options === undefined) {
-    process.stdout.write(USAGE);
-    return;
-  }
+  const options = optionsOrUsage(args, parseOptions, USAGE);
+  if (options === undefined) return;
   const context = benchContext('queue', args);
   const progress = progressReporter('queue');
   progress('starting a private redis-server');

@@ -13,6 +13,7 @@ import {
   benchContext,
   contextLines,
   finishContext,
+  optionsOrUsage,
   percentile,
   progressReporter,
   renderTable,
@@ -116,18 +117,8 @@ interface Fire {
 }
 
 export async function run(args: string[]): Promise<void> {
-  let options: Options | undefined;
-  try {
-    options = parseOptions(args);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
-  if (options === undefined) {
-    process.stdout.write(USAGE);
-    return;
-  }
+  const options = optionsOrUsage(args, parseOptions, USAGE);
+  if (options === undefined) return;
   const context = benchContext('scheduler', args);
   const progress = progressReporter('scheduler');
   const queueName = queueNameOf(settingsSchema.parse({}).queues, 'snapshot');

@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { SeededRandom } from './support/seeded-random.js';
-import { SnapshotNight } from './support/snapshot-night.js';
+import { SnapshotNight, describeEndings } from './support/snapshot-night.js';
 
 /**
  * Scenario 1: a night of snapshots while worker processes are killed with SIGKILL every few
@@ -75,9 +75,7 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
     ];
     passed = problems.length === 0;
     const summary =
-      `${judgement.ended}/${judgement.expected} snapshots ended ` +
-      `(${judgement.succeeded} succeeded, ${judgement.failed} failed, ${judgement.otherEnded} canceled/other, ` +
-      `as the platform decided), ${kills} SIGKILLs, ${judgement.twice} triggered twice, ` +
+      `${describeEndings(judgement)}, ${kills} SIGKILLs, ${judgement.twice} triggered twice, ` +
       `${judgement.missed} missed, in ${seconds.toFixed(0)} s; load ${loadavg()[0]?.toFixed(2)}`;
     return {
       passed,

@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { redisOutage, waitForEndedFraction, type OutageReport } from './support/redis-outage.js';
-import { SnapshotNight } from './support/snapshot-night.js';
+import { SnapshotNight, describeEndings } from './support/snapshot-night.js';
 
 /**
  * Scenario 3: Redis, with its append-only file on, restarted in the middle of a night of
@@ -81,8 +81,7 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
     const summary =
       `${outages.length} Redis restart(s) (AOF on; ${form.restarts.map((r) => (r.signal === 'SIGTERM' ? 'clean' : 'SIGKILL')).join(', then ')}; ` +
       `down ${outages.map((o) => `${o.downSeconds.toFixed(1)} s`).join(', ')}; ` +
-      `first progress after ${resumes.map(shown).join(', ')}); ${judgement.ended}/${judgement.expected} snapshots ended ` +
-      `(${judgement.succeeded} succeeded, ${judgement.failed} failed, ${judgement.otherEnded} canceled/other, as the platform decided), ` +
+      `first progress after ${resumes.map(shown).join(', ')}); ${describeEndings(judgement)}, ` +
       `${judgement.twice} triggered twice, ${judgement.missed} lost, ${workers.length - died}/${workers.length} workers still running, ` +
       `in ${seconds.toFixed(0)} s; load ${loadavg()[0]?.toFixed(2)}`;
     return {

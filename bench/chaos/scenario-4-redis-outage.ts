@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { redisOutage, STEADY_ITEMS, waitForEndedFraction } from './support/redis-outage.js';
-import { SnapshotNight } from './support/snapshot-night.js';
+import { SnapshotNight, describeEndings } from './support/snapshot-night.js';
 
 /**
  * Scenario 4: Redis unreachable for 30 s in the middle of a night of snapshots (the server is
@@ -73,8 +73,7 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
       `Redis unreachable for ${outage.downSeconds.toFixed(1)} s${outageNote}; workers resumed ` +
       `${resume === undefined ? 'never' : `${resume.toFixed(1)} s`} after its return (limit ${RESUME_LIMIT_SECONDS} s; ` +
       `${STEADY_ITEMS} items ended after ${steady === undefined ? 'never' : `${steady.toFixed(1)} s`}); ` +
-      `${judgement.ended}/${judgement.expected} snapshots ended (${judgement.succeeded} succeeded, ` +
-      `${judgement.failed} failed, ${judgement.otherEnded} canceled/other, as the platform decided), ` +
+      `${describeEndings(judgement)}, ` +
       `${judgement.twice} triggered twice, ${judgement.missed} lost, ${workers.length - died}/${workers.length} workers still running, ` +
       `in ${seconds.toFixed(0)} s; load ${loadavg()[0]?.toFixed(2)}`;
     return {

@@ -91,3 +91,25 @@ export function round1(value: number): number {
 export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
+
+/**
+ * A benchmark's options from its arguments, or undefined when there is nothing to run: `--help`
+ * (the usage on standard output) or bad usage (the problem and the usage on standard error, exit
+ * code 2). `parse` returns undefined for `--help` and throws on bad usage.
+ */
+export function optionsOrUsage<Options>(
+  args: string[],
+  parse: (args: string[]) => Options | undefined,
+  usage: string,
+): Options | undefined {
+  let options: Options | undefined;
+  try {
+    options = parse(args);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${usage}`);
+    process.exitCode = 2;
+    return undefined;
+  }
+  if (options === undefined) process.stdout.write(usage);
+  return options;
+}

@@ -428,6 +428,17 @@ export class SnapshotNight {
   }
 }
 
+/**
+ * How a night's snapshots ended, as a verdict says it: "2022/2022 snapshots ended (1933
+ * succeeded, 71 failed, 18 canceled/other, as the platform decided)".
+ */
+export function describeEndings(judgement: NightJudgement): string {
+  return (
+    `${judgement.ended}/${judgement.expected} snapshots ended (${judgement.succeeded} succeeded, ` +
+    `${judgement.failed} failed, ${judgement.otherEnded} canceled/other, as the platform decided)`
+  );
+}
+
 /** A progress line: "1234/2000 items ended (1200 succeeded), 0/2 runs ended". */
 export function describeProgress(progress: NightProgress | undefined): string {
   if (progress === undefined) return 'outcome store unreachable';
