@@ -2,10 +2,18 @@ import type { Settings } from '../config/settings-schema.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Shutdown } from '../lifecycle/shutdown.js';
 import type { Logger } from '../log/logger.js';
-import type { PawMetrics } from '../ops/metrics/paw-metrics.js';
+import { PawMetrics } from '../ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../ops/ops-server.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import { PAW_VERSION } from './paw-version.js';
+
+/**
+ * The metrics of a long-running command. With `http.port` 0 nothing can scrape Node's process
+ * metrics, so their sampling (a timer in every process) is left out.
+ */
+export function commandMetrics(settings: Settings, role: string): PawMetrics {
+  return new PawMetrics({ version: PAW_VERSION, role, processMetrics: settings.http.port !== 0 });
+}
 
 export interface ServeOpsOptions {
   readonly settings: Settings;

@@ -4,11 +4,9 @@ import { displayPath } from '../../definitions/definition-problem.js';
 import { loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
-import { PawMetrics } from '../../ops/metrics/paw-metrics.js';
 import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
-import { PAW_VERSION } from '../paw-version.js';
-import { serveOps } from '../serve-ops.js';
+import { commandMetrics, serveOps } from '../serve-ops.js';
 import { untilShutdownBegins } from '../until-signal.js';
 
 /**
@@ -44,12 +42,7 @@ export function schedulerCommand(): Command {
       shutdown.installSignalHandlers();
       const stopped = untilShutdownBegins(shutdown);
 
-      // With the HTTP port off nothing can scrape Node's process metrics: skip their sampling.
-      const metrics = new PawMetrics({
-        version: PAW_VERSION,
-        role: 'scheduler',
-        processMetrics: settings.http.port !== 0,
-      });
+      const metrics = commandMetrics(settings, 'scheduler');
       try {
         const { scheduler: service } = await startPawServices({
           settings,

@@ -4,10 +4,8 @@ import { displayPath } from '../../definitions/definition-problem.js';
 import { loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
-import { PawMetrics } from '../../ops/metrics/paw-metrics.js';
 import { loadCommandSettings } from '../command-settings.js';
-import { PAW_VERSION } from '../paw-version.js';
-import { serveOps } from '../serve-ops.js';
+import { commandMetrics, serveOps } from '../serve-ops.js';
 import { parseKindList, untilShutdownBegins } from '../until-signal.js';
 
 /**
@@ -48,12 +46,7 @@ export function startCommand(): Command {
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
       shutdown.installSignalHandlers();
       const stopped = untilShutdownBegins(shutdown);
-      // With the HTTP port off nothing can scrape Node's process metrics: skip their sampling.
-      const metrics = new PawMetrics({
-        version: PAW_VERSION,
-        role: 'start',
-        processMetrics: settings.http.port !== 0,
-      });
+      const metrics = commandMetrics(settings, 'start');
       try {
         const { scheduler, workers } = await startPawServices({
           settings,

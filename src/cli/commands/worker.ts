@@ -1,13 +1,11 @@
 import { Command } from 'commander';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
-import { PawMetrics } from '../../ops/metrics/paw-metrics.js';
 import { openNotificationProducer } from '../../ops/notify/open-notification-producer.js';
 import { workerObservers } from '../../ops/worker-observers.js';
 import { startWorkerService } from '../../worker/worker-service.js';
 import { loadCommandSettings } from '../command-settings.js';
-import { PAW_VERSION } from '../paw-version.js';
-import { serveOps } from '../serve-ops.js';
+import { commandMetrics, serveOps } from '../serve-ops.js';
 import { parseKindList, untilShutdownBegins } from '../until-signal.js';
 
 /**
@@ -41,12 +39,7 @@ export function workerCommand(): Command {
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
       shutdown.installSignalHandlers();
       const stopped = untilShutdownBegins(shutdown);
-      // With the HTTP port off nothing can scrape Node's process metrics: skip their sampling.
-      const metrics = new PawMetrics({
-        version: PAW_VERSION,
-        role: 'worker',
-        processMetrics: settings.http.port !== 0,
-      });
+      const metrics = commandMetrics(settings, 'worker');
       try {
         // Opened before the workers so that it closes after them: runs ending while they drain
         // are still reported.
