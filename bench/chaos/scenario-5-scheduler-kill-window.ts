@@ -5,7 +5,8 @@ import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import type { PawProcess } from '../../test/support/paw-process.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { startKillBed, type KillBed } from './support/kill-bed.js';
-import { KillableFleet } from './support/killable-fleet.js';
+import type { PawFleet } from '../../test/support/paw-fleet.js';
+import { chaosFleet } from './support/chaos-fleet.js';
 import { SeededRandom } from './support/seeded-random.js';
 import { WindowPauseWatch, type PauseSample } from './support/window-pause-watch.js';
 
@@ -32,7 +33,7 @@ const PAUSE_SLACK_MS = 10_000;
 
 interface Setup {
   readonly name: 'split' | 'start';
-  readonly fleet: KillableFleet;
+  readonly fleet: PawFleet;
   readonly slaDomainId: string;
   readonly definitionId: string;
   /** The process that schedules (in `start`, it also runs the window's jobs). */
@@ -56,7 +57,7 @@ export const scenario: ChaosScenario = {
     const bed = await startKillBed('scheduler-kill-window');
     const setups: Setup[] = [];
     // Every fleet as soon as it exists, so a failed start still stops what did start.
-    const fleetsToStop: KillableFleet[] = [];
+    const fleetsToStop: PawFleet[] = [];
     let watch: WindowPauseWatch | undefined;
     try {
       const [cluster = '', handPaused = ''] = bed.sim.clusters
@@ -75,7 +76,7 @@ export const scenario: ChaosScenario = {
       const fleets = await Promise.all(
         (['split', 'start'] as const).map(async (name, index) => {
           const slaDomainId = domains[index] ?? '';
-          const fleet = await KillableFleet.create(bed.redis, {
+          const fleet = await chaosFleet(bed.redis, {
             redisUrl: bed.redisUrl,
             dir: bed.dir,
             credentialsFile: bed.adminFile,

@@ -10,7 +10,8 @@ import {
 import { journalPathOf } from '../../src/processors/rotate-secret/rotation-journal.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { startKillBed } from './support/kill-bed.js';
-import { KillableFleet, isRunning } from './support/killable-fleet.js';
+import type { PawFleet } from '../../test/support/paw-fleet.js';
+import { chaosFleet, isRunning } from './support/chaos-fleet.js';
 import { SeededRandom } from './support/seeded-random.js';
 
 /**
@@ -69,10 +70,10 @@ export const scenario: ChaosScenario = {
     const random = SeededRandom.fromEnvironment();
     context.progress(`${iterations} iterations, seed ${random.seed} (CHAOS_SEED to replay)`);
     const bed = await startKillBed('rotation-kills');
-    let fleet: KillableFleet | undefined;
+    let fleet: PawFleet | undefined;
     try {
       const account = await createTestAccount(bed.admin, bed.sim, bed.dir, 'paw-itself');
-      fleet = await KillableFleet.create(bed.redis, {
+      fleet = await chaosFleet(bed.redis, {
         redisUrl: bed.redisUrl,
         dir: bed.dir,
         credentialsFile: account.file,
@@ -264,7 +265,7 @@ async function exitsWithin(paw: PawProcess, timeoutMs: number): Promise<boolean>
 }
 
 /** Resolves once the run is no longer queued (a worker took it) or `paw` has exited. */
-async function untilTaken(fleet: KillableFleet, runId: string, paw: PawProcess): Promise<void> {
+async function untilTaken(fleet: PawFleet, runId: string, paw: PawProcess): Promise<void> {
   while (isRunning(paw) && (await fleet.outcomes.getRun(runId))?.status === 'queued') {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -7,7 +7,8 @@ import type { PawProcess } from '../../test/support/paw-process.js';
 import { issuedSecrets } from '../../test/worker/support/secret-scan.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { startKillBed } from './support/kill-bed.js';
-import { KillableFleet, isRunning } from './support/killable-fleet.js';
+import type { PawFleet } from '../../test/support/paw-fleet.js';
+import { chaosFleet, isRunning } from './support/chaos-fleet.js';
 import {
   everyRedisKeyAndValue,
   findSecrets,
@@ -50,7 +51,7 @@ export const scenario: ChaosScenario = {
         cancelRate: 0,
       },
     });
-    let fleet: KillableFleet | undefined;
+    let fleet: PawFleet | undefined;
     try {
       const own = await createTestAccount(bed.admin, bed.sim, bed.dir, 'paw-itself');
       const other = await createTestAccount(bed.admin, bed.sim, bed.dir, 'backup-app');
@@ -99,7 +100,7 @@ export const scenario: ChaosScenario = {
         await writeFile(join(jobs, `${definition.id}.yaml`), `${JSON.stringify(definition)}\n`);
       }
 
-      fleet = await KillableFleet.create(bed.redis, {
+      fleet = await chaosFleet(bed.redis, {
         redisUrl: bed.redisUrl,
         dir: bed.dir,
         credentialsFile: own.file,

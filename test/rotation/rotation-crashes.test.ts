@@ -12,7 +12,8 @@ import { createPlatformClient, type PlatformClient } from '../../src/platform/pl
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
 import { writeCredentialsFile } from '../../src/platform/auth/credentials-file.js';
 import { Secret } from '../../src/config/secret.js';
-import { PawFleet, redisContents } from '../processors/support/paw-fleet.js';
+import { redisContents, testFleet } from '../processors/support/paw-fleet.js';
+import type { PawFleet } from '../support/paw-fleet.js';
 import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
 
 /**
@@ -72,7 +73,7 @@ afterAll(async () => {
  */
 async function crashedRotation(label: string, crashes: readonly string[]) {
   const account = await createTestAccount(admin, sim, dir, label);
-  const fleet = await PawFleet.create(redis, { credentialsFile: account.file, label });
+  const fleet = await testFleet(redis, { credentialsFile: account.file, label });
   fleets.push(fleet);
   const before = await secretIn(account.file);
   const definition = exampleDefinition('rotate-secret', {

@@ -12,7 +12,8 @@ import { startSimulator, type SimulatorHandle } from '../../src/simulator/simula
 import { exampleDefinition } from '../support/definitions.js';
 import { captureLogs } from '../support/log-capture.js';
 import { connectTestRedis } from '../support/redis-connection.js';
-import { PawFleet, redisContents } from '../processors/support/paw-fleet.js';
+import { redisContents, testFleet } from '../processors/support/paw-fleet.js';
+import type { PawFleet } from '../support/paw-fleet.js';
 import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
 
 /**
@@ -76,7 +77,7 @@ describe('another paw process sharing the rotated credentials file', { timeout: 
       `id: every-two-seconds\nkind: sla-window\nschedule: { cron: '*/2 * * * * *', duration: 1s }\n` +
         `slaDomains: { ids: ['${domain.id}'], clusterIds: ['${cluster}'] }\n`,
     );
-    fleet = await PawFleet.create(redis, {
+    fleet = await testFleet(redis, {
       credentialsFile: account.file,
       label: 'shared',
       env: { PAW_ROTATION_MIN_RECOVERY_TOKEN_SECONDS: '5' },

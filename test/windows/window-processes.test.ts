@@ -13,7 +13,8 @@ import { startSimulator, type SimulatorHandle } from '../../src/simulator/simula
 import { exampleDefinition } from '../support/definitions.js';
 import { captureLogs } from '../support/log-capture.js';
 import { connectTestRedis } from '../support/redis-connection.js';
-import { PawFleet, redisContents } from '../processors/support/paw-fleet.js';
+import { redisContents, testFleet } from '../processors/support/paw-fleet.js';
+import type { PawFleet } from '../support/paw-fleet.js';
 
 /**
  * Maintenance windows run by real `paw scheduler` and `paw worker` processes: the resume
@@ -88,7 +89,7 @@ describe('sla-window with real processes', { timeout: 180_000 }, () => {
     const [cluster = '', handPaused = ''] = connectedClusters();
     await admin.rest.slaDomains.pause(slaDomainId, [handPaused]);
 
-    const fleet = await PawFleet.create(redis, { credentialsFile, label: 'no-scheduler' });
+    const fleet = await testFleet(redis, { credentialsFile, label: 'no-scheduler' });
     fleets.push(fleet);
     await fleet.start(['worker', '--kinds', 'sla-window']);
 
@@ -153,7 +154,7 @@ describe('sla-window with real processes', { timeout: 180_000 }, () => {
     const slaDomainId = await newSlaDomain('crash');
     const [cluster = ''] = connectedClusters();
     const label = `window-${atPause.split('.')[1] ?? ''}`;
-    const fleet = await PawFleet.create(redis, { credentialsFile, label });
+    const fleet = await testFleet(redis, { credentialsFile, label });
     fleets.push(fleet);
     const definition: JobDefinition = exampleDefinition('sla-window', {
       id: label,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { redisContents } from '../../../test/support/redis-contents.js';
 
 /**
  * Looking for secrets where they must never be: every key and value of a Redis, read by type,
@@ -10,27 +11,7 @@ import type { Redis } from 'ioredis';
 
 /** Every key of the Redis (all prefixes) and every value and field in it, as text. */
 export async function everyRedisKeyAndValue(redis: Redis): Promise<{ text: string; keys: number }> {
-  const parts: string[] = [];
-  let keys = 0;
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'COUNT', 1000);
-    cursor = next;
-    for (const key of batch) {
-      keys++;
-      parts.push(key);
-      const type = await redis.type(key);
-      if (type === 'string') parts.push((await redis.get(key)) ?? '');
-      else if (type === 'hash') parts.push(JSON.stringify(await redis.hgetall(key)));
-      else if (type === 'list') parts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
-      else if (type === 'set') parts.push(JSON.stringify(await redis.smembers(key)));
-      else if (type === 'zset') {
-        parts.push(JSON.stringify(await redis.zrange(key, '0', '-1', 'WITHSCORES')));
-      } else if (type === 'stream') parts.push(JSON.stringify(await redis.xrange(key, '-', '+')));
-      else parts.push(`(${type})`);
-    }
-  } while (cursor !== '0');
-  return { text: parts.join('\n'), keys };
+  return redisContents(redis);
 }
 
 /**

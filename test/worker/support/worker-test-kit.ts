@@ -21,6 +21,7 @@ import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { startWorkerService } from '../../../src/worker/worker-service.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 import { PawProcess } from '../../support/paw-process.js';
+import { redisContents } from '../../support/redis-contents.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../../support/redis-connection.js';
 
 /**
@@ -171,26 +172,7 @@ export async function startWorkerTestKit(
       processes.push(child);
       return child;
     },
-    dumpRedis: async () => {
-      const parts: string[] = [];
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', '1000');
-        cursor = next;
-        for (const key of keys) {
-          parts.push(key);
-          const type = await redis.type(key);
-          if (type === 'string') parts.push((await redis.get(key)) ?? '');
-          else if (type === 'hash') parts.push(JSON.stringify(await redis.hgetall(key)));
-          else if (type === 'list') parts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
-          else if (type === 'set') parts.push(JSON.stringify(await redis.smembers(key)));
-          else if (type === 'zset')
-            parts.push(JSON.stringify(await redis.zrange(key, '0', '-1', 'WITHSCORES')));
-          else if (type === 'stream') parts.push(JSON.stringify(await redis.xrange(key, '-', '+')));
-        }
-      } while (cursor !== '0');
-      return parts.join('\n');
-    },
+    dumpRedis: async () => (await redisContents(redis, `${prefix}*`)).text,
     close: async () => {
       await Promise.all(processes.map((child) => child.stop('SIGKILL')));
       await Promise.all(inProcess.map((worker) => worker.stop()));
