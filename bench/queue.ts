@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { PAW_VERSION } from '../src/cli/paw-version.js';
+import { PAW_VERSION } from '../src/version/paw-version.js';
 import { Secret } from '../src/config/secret.js';
 import { settingsSchema, type Settings } from '../src/config/settings-schema.js';
 import { jobDefinitionSchema, type JobDefinition } from '../src/definitions/job-definition.js';

@@ -1,4 +1,4 @@
-import { PAW_VERSION } from '../cli/paw-version.js';
+import { PAW_VERSION } from '../version/paw-version.js';
 import type { Settings } from '../config/settings-schema.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Shutdown } from '../lifecycle/shutdown.js';

@@ -1,8 +1,5 @@
 import { Command } from 'commander';
-import { readFileSync } from 'node:fs';
-const packageJson = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string };
+import { PAW_VERSION } from '../version/paw-version.js';
 
 /**
  * Every command, in the order `paw --help` lists them. Each lives in its own file under
@@ -12,6 +9,7 @@ const packageJson = JSON.parse(
 const COMMANDS: readonly { name: string; load: () => Promise<Command> }[] = [
   { name: 'demo', load: async () => (await import('./commands/demo.js')).demoCommand() },
   { name: 'sim', load: async () => (await import('./commands/sim.js')).simCommand() },
+  { name: 'doctor', load: async () => (await import('./commands/doctor.js')).doctorCommand() },
   {
     name: 'workloads',
     load: async () => (await import('./commands/workloads.js')).workloadsCommand(),
@@ -55,6 +53,7 @@ const COMMANDS: readonly { name: string; load: () => Promise<Command> }[] = [
   },
   { name: 'worker', load: async () => (await import('./commands/worker.js')).workerCommand() },
   { name: 'start', load: async () => (await import('./commands/start.js')).startCommand() },
+  { name: 'ops', load: async () => (await import('./commands/ops.js')).opsCommand() },
 ];
 
 /**
@@ -65,7 +64,7 @@ const COMMANDS: readonly { name: string; load: () => Promise<Command> }[] = [
 export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('paw')
     .description('paw, the platform automation worker')
-    .version(packageJson.version)
+    .version(PAW_VERSION)
     .addHelpText(
       'after',
       '\nExit codes: 0 success, 1 platform or job failure, 2 bad usage or configuration.',

@@ -5,7 +5,7 @@ import type { Logger } from '../log/logger.js';
 import { PawMetrics } from '../ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../ops/ops-server.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import { PAW_VERSION } from './paw-version.js';
+import { PAW_VERSION } from '../version/paw-version.js';
 
 /**
  * The metrics of a long-running command. With `http.port` 0 nothing can scrape Node's process

@@ -3,12 +3,15 @@ import { loadSettings, type LoadedSettings } from '../config/load-settings.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { InvalidRequestError } from '../platform/http/platform-errors.js';
+import { PLATFORM_APIS, type PlatformApiKind } from '../platform/api/platform-apis.js';
 import { createPlatformClient, type PlatformClient } from '../platform/platform-client.js';
+import { oneOf } from './option-parsers.js';
 import { createOutput, type Output } from './output/output.js';
 
 /** The options every platform command shares. */
 export interface PlatformCommandOptions {
   readonly credentials?: string;
+  readonly api?: PlatformApiKind;
   readonly json?: boolean;
   readonly verbose?: boolean;
 }
@@ -20,12 +23,17 @@ export interface PlatformCommandContext {
   readonly loaded: LoadedSettings;
 }
 
-/** Adds `--credentials FILE`, `--json` and `--verbose` to a platform command. */
+/** Adds `--credentials FILE`, `--api`, `--json` and `--verbose` to a platform command. */
 export function withPlatformOptions(command: Command, options: { json?: boolean } = {}): Command {
   command
     .option(
       '--credentials <file>',
       "the platform's service-account credentials file (default: PAW_CREDENTIALS_FILE)",
+    )
+    .option(
+      '--api <api>',
+      'the interface to use: rest or graphql (default: platform.api, PAW_PLATFORM_API)',
+      oneOf(PLATFORM_APIS),
     )
     .option('-v, --verbose', 'log one line per platform call on standard error');
   if (options.json !== false) command.option('--json', 'print JSON for scripts instead of a table');
@@ -41,10 +49,18 @@ export function withPlatformOptions(command: Command, options: { json?: boolean 
 export async function withPlatformClient<T>(
   options: PlatformCommandOptions,
   run: (context: PlatformCommandContext) => Promise<T>,
+  /**
+   * When the client cannot be built (no credentials, a bad address): what to do instead of
+   * failing with exit 2, e.g. `paw doctor` reports it as a failed check with its fix.
+   */
+  withoutClient?: (
+    error: UsageError,
+    context: Omit<PlatformCommandContext, 'client'>,
+  ) => Promise<T>,
 ): Promise<T> {
   const loaded = await loadSettings({
-    overrides:
-      options.credentials === undefined
+    overrides: [
+      ...(options.credentials === undefined
         ? []
         : [
             {
@@ -52,7 +68,11 @@ export async function withPlatformClient<T>(
               value: options.credentials,
               source: 'flag --credentials',
             },
-          ],
+          ]),
+      ...(options.api === undefined
+        ? []
+        : [{ path: ['platform', 'api'], value: options.api, source: 'flag --api' }]),
+    ],
   });
   const level = options.verbose
     ? 'info'
@@ -61,7 +81,13 @@ export async function withPlatformClient<T>(
       : 'warn';
   const logger = createLogger({ level, base: { component: 'cli' } });
   const output = createOutput(options);
-  const client = await createPlatformClient({ settings: loaded.settings, logger });
+  let client: PlatformClient;
+  try {
+    client = await createPlatformClient({ settings: loaded.settings, logger });
+  } catch (error) {
+    if (withoutClient === undefined || !(error instanceof UsageError)) throw error;
+    return withoutClient(error, { output, logger, loaded });
+  }
   try {
     return await run({ client, output, logger, loaded });
   } catch (error) {

@@ -15,6 +15,14 @@ const SECRETS_KEPT_OUT_OF_FILES: ReadonlyArray<{ path: readonly string[]; instea
   },
   { path: ['platform', 'oauth', 'clientSecret'], instead: 'set PAW_OAUTH_CLIENT_SECRET' },
   { path: ['platform', 'personalAccessToken', 'clientSecret'], instead: 'set PAW_PAT_SECRET' },
+  {
+    path: ['redis', 'password'],
+    instead: 'set PAW_REDIS_PASSWORD or redis.passwordFile (a file only paw can read)',
+  },
+  {
+    path: ['redis', 'sentinel', 'password'],
+    instead: 'set PAW_REDIS_SENTINEL_PASSWORD or redis.sentinel.passwordFile',
+  },
 ];
 
 export interface LoadSettingsOptions {

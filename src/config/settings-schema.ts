@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { PLATFORM_APIS } from '../platform/api/platform-apis.js';
+import { REST_RECORD_KINDS } from '../platform/rest/default-field-aliases.js';
 import {
-  DEFAULT_ROUTES,
   HTTP_METHODS,
   REST_OPERATION_IDS,
-  pathParameters,
+  routePlaceholderProblem,
   type RestOperationId,
 } from '../platform/rest/default-routes.js';
+import { EVENT_TYPE_MEANINGS, JOB_PHASES } from '../platform/vocabulary/default-vocabulary.js';
 import { Secret } from './secret.js';
 
 /**
@@ -17,10 +19,34 @@ const logSettings = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
+const hostPort = z
+  .union([
+    z
+      .string()
+      .regex(/^[^\s:]+:\d{1,5}$/, 'write a sentinel as host:port')
+      .transform((text) => {
+        const at = text.lastIndexOf(':');
+        return { host: text.slice(0, at), port: Number(text.slice(at + 1)) };
+      }),
+    z.strictObject({ host: z.string().min(1), port: z.number().int().min(1).max(65535) }),
+  ])
+  .pipe(z.object({ host: z.string(), port: z.number().int().min(1).max(65535) }));
+
+const redisTlsSettings = z.strictObject({
+  /** PEM file of the CA that signed the Redis server's certificate (verification stays on). */
+  caFile: z.string().min(1).optional(),
+  /** For mutual TLS: the client's certificate and key (PEM). */
+  certFile: z.string().min(1).optional(),
+  keyFile: z.string().min(1).optional(),
+});
+
 const redisSettings = z.strictObject({
   url: z
     .string()
-    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .regex(
+      /^(rediss?|redis\+sentinel):\/\//,
+      'must be a redis://, rediss:// or redis+sentinel:// URL',
+    )
     .default('redis://127.0.0.1:6379'),
   /**
    * Prefix of every key paw writes. Wrap it in braces (`{paw}`) on Redis Cluster so that all of
@@ -30,6 +56,25 @@ const redisSettings = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9{}_-]+$/, 'use letters, digits, -, _ and braces only (no ":")')
     .default('paw'),
+  /** The ACL user (the URL may name it instead). */
+  username: z.string().min(1).optional(),
+  /** Only from the environment (PAW_REDIS_PASSWORD): a password has no place in a file. */
+  password: z.instanceof(Secret).optional(),
+  /** A file holding the password (a mounted secret), read when paw connects. */
+  passwordFile: z.string().min(1).optional(),
+  tls: redisTlsSettings.prefault({}),
+  /** Redis Sentinel: the sentinels to ask for the master, and its name. */
+  sentinel: z
+    .strictObject({
+      sentinels: z.array(hostPort).min(1).optional(),
+      masterName: z.string().min(1).optional(),
+      /** Credentials of the sentinels themselves, when they require them. */
+      username: z.string().min(1).optional(),
+      /** Only from the environment (PAW_REDIS_SENTINEL_PASSWORD). */
+      password: z.instanceof(Secret).optional(),
+      passwordFile: z.string().min(1).optional(),
+    })
+    .prefault({}),
 });
 
 const milliseconds = (max: number) => z.number().int().positive().max(max);
@@ -86,7 +131,8 @@ const routeOverride = z.strictObject({
 
 /**
  * Per-operation overrides of the REST route table (the interface is beta: its paths may move).
- * An override must keep the default route's path parameters, since paw fills exactly those.
+ * An override may use any placeholder paw can fill for its operation (`ROUTE_FILLS`), and must
+ * use the ones without which every call would go to the same URL.
  */
 const routeOverrides = z
   .partialRecord(z.enum(REST_OPERATION_IDS), routeOverride, {
@@ -102,19 +148,48 @@ const routeOverrides = z
   .superRefine((routes, context) => {
     for (const [operationId, override] of Object.entries(routes)) {
       if (override?.path === undefined) continue;
-      const expected = pathParameters(DEFAULT_ROUTES[operationId as RestOperationId].path);
-      const given = pathParameters(override.path);
-      if ([...expected].sort().join(',') !== [...given].sort().join(',')) {
-        context.addIssue({
-          code: 'custom',
-          path: [operationId, 'path'],
-          message:
-            `must use exactly the path parameters ${expected.map((name) => `{${name}}`).join(', ') || '(none)'}` +
-            ` (it has ${given.map((name) => `{${name}}`).join(', ') || 'none'})`,
-        });
+      const problem = routePlaceholderProblem(operationId as RestOperationId, override.path);
+      if (problem !== undefined) {
+        context.addIssue({ code: 'custom', path: [operationId, 'path'], message: problem });
       }
     }
   });
+
+/** A word the platform uses; compared ignoring case, `_`, `-` and spaces. */
+const platformWord = z.string().trim().min(1).max(200);
+const phaseWords = z.partialRecord(z.enum(JOB_PHASES), z.array(platformWord)).default({});
+
+/**
+ * Words to add to paw's vocabularies (src/platform/vocabulary/default-vocabulary.ts): what the
+ * platform you run against says where paw's defaults do not know it. A word listed here takes
+ * the meaning given here.
+ */
+const vocabularySettings = z.strictObject({
+  /** Per workload kind (`VSPHERE_VM`, `MSSQL_DATABASE`, ...), more words for its type. */
+  workloadTypes: z
+    .record(
+      z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'a kind is an upper-case name such as VSPHERE_VM'),
+      z.array(platformWord),
+    )
+    .default({}),
+  /** Per phase (`in_progress`, `succeeded`, `failed`, `canceled`), more job status words. */
+  jobStatuses: phaseWords,
+  /** The same for activity (event) statuses. */
+  eventStatuses: phaseWords,
+  /** Per meaning (`backup`), more activity type words. */
+  eventTypes: z.partialRecord(z.enum(EVENT_TYPE_MEANINGS), z.array(platformWord)).default({}),
+});
+
+/**
+ * Where a REST record keeps one of paw's fields when not under paw's name: record kind →
+ * paw's field → a dot path (or a list, first present wins), e.g. `workload: { type: objectType }`.
+ */
+const fieldAliasSettings = z
+  .partialRecord(
+    z.enum(REST_RECORD_KINDS),
+    z.record(z.string().min(1), z.union([platformWord, z.array(platformWord).min(1)])),
+  )
+  .default({});
 
 const oauthSettings = z.strictObject({
   /** The OAuth application registered in the platform, for `paw login`. */
@@ -138,6 +213,11 @@ const personalAccessTokenSettings = z.strictObject({
 });
 
 const platformSettings = z.strictObject({
+  /**
+   * Which interface paw's jobs and commands use: the task-based REST interface (beta; the spec
+   * describes the jobs with it) or the stable GraphQL one.
+   */
+  api: z.enum(PLATFORM_APIS).default('rest'),
   /** The platform's own credentials file (`client_id`, `client_secret`, `name`, `access_token_uri`). */
   credentialsFile: z.string().min(1).optional(),
   /** `{base_url}`, when the credentials are given one by one instead of as a file. */
@@ -158,34 +238,77 @@ const platformSettings = z.strictObject({
   clusterSessions: clusterSessionSettings.prefault({}),
   /** Items per page when paw walks a collection (the platform allows 1..1000). */
   pageSize: z.number().int().min(1).max(1000).default(100),
-  /** Pause between two reads of a snapshot job's status while waiting for it. */
-  snapshotPollIntervalMs: milliseconds(600_000).default(5_000),
   /** Where the task-based REST interface lives under `{base_url}`. */
   restBasePath: z
     .string()
     .regex(/^\/[^?#\s]*[^/]$/, 'must start with "/" and not end with one')
     .default('/api/rest'),
   routes: routeOverrides.default({}),
+  vocabulary: vocabularySettings.prefault({}),
+  fieldAliases: fieldAliasSettings,
+  /**
+   * How long the platform may take to show a trigger's activity. A retry that finds a trigger
+   * whose answer was lost looks for its activity only after this long, and triggers again only
+   * when there is none.
+   */
+  activityDelayMs: milliseconds(600_000).default(30_000),
   oauth: oauthSettings.prefault({}),
   personalAccessToken: personalAccessTokenSettings.prefault({}),
+});
+
+/**
+ * Who may use the dashboard, `/api/*` and `/queues` (docs/operations.md, "Security"). Any one
+ * is enough: a bearer token, a basic-auth user, or a user header set by a trusted proxy.
+ */
+const opsAuthSettings = z.strictObject({
+  /** A file of bearer tokens, one per line (`#` comments); re-read when it changes. */
+  tokenFile: z.string().min(1).optional(),
+  /** A file of basic-auth users, `name:<hash>` per line (`paw ops hash-password` makes one). */
+  usersFile: z.string().min(1).optional(),
+  /** A header a reverse proxy (oauth2-proxy and the like) sets to the user it authenticated. */
+  proxyUserHeader: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'a header name, e.g. X-Forwarded-User')
+    .optional(),
+  /** The proxies whose user header is believed: IP addresses or CIDR ranges. */
+  trustedProxies: z
+    .array(
+      z
+        .string()
+        .regex(/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/, 'an IP address or a CIDR range, e.g. 10.0.0.0/8'),
+    )
+    .default([]),
 });
 
 const httpSettings = z.strictObject({
   /** Port for health, metrics and the dashboard; 0 turns the server off. */
   port: z.number().int().min(0).max(65535).default(8090),
   /**
-   * Address the ops server listens on. Loopback by default: the dashboard and `/queues` have no
-   * login, so exposing them is a decision (containers set `0.0.0.0` and keep the port private).
+   * Address the ops server listens on. Loopback by default; any other address needs
+   * authentication (http.auth) or http.allowUnauthenticated.
    */
   host: z
     .string()
     .regex(/^[0-9A-Za-z.:-]+$/, 'must be an IP address or a host name, e.g. 0.0.0.0')
     .default('127.0.0.1'),
   /**
-   * Whether `/queues` (bull-board) is read-only. When false, anyone who reaches the port can
-   * retry, promote, clean and remove jobs.
+   * Whether `/queues` (bull-board) is read-only. When false, authenticated users may retry,
+   * promote and pause; removing or cleaning paw's jobs is refused (paw's own commands do that).
    */
   queuesReadOnly: z.boolean().default(true),
+  auth: opsAuthSettings.prefault({}),
+  /** When set, `/metrics` needs a bearer token from this file (the Prometheus way). */
+  metricsTokenFile: z.string().min(1).optional(),
+  /**
+   * Host names the dashboard, `/api/*` and `/queues` answer to (a browser on another name is a
+   * DNS rebinding attempt); loopback names are always allowed. `*.example.com` matches
+   * subdomains.
+   */
+  allowedHosts: z
+    .array(z.string().regex(/^(\*\.)?[0-9A-Za-z.:[\]-]+$/, 'a host name, e.g. paw.example.com'))
+    .default([]),
+  /** Serve a non-loopback address without authentication (a decision: say it here). */
+  allowUnauthenticated: z.boolean().default(false),
 });
 
 const jobsSettings = z.strictObject({
@@ -231,12 +354,13 @@ const schedulerSettings = z.strictObject({
 
 /**
  * A queue name: BullMQ uses `:` to separate key parts, so it may not contain one; `outcomes`,
- * `scheduler` and `notify` (the notification queue) name paw's own keys under the same prefix.
+ * `scheduler`, `notify` (the notification queue) and `ops` (operator actions) name paw's own
+ * keys under the same prefix.
  */
 const queueName = z
   .string()
   .regex(/^[A-Za-z0-9_-]+$/, 'use letters, digits, - and _ only (no ":")')
-  .refine((name) => !['outcomes', 'scheduler', 'notify', 'notifications'].includes(name), {
+  .refine((name) => !['outcomes', 'scheduler', 'notify', 'notifications', 'ops'].includes(name), {
     error: "is reserved for paw's own keys; choose another name",
   });
 

@@ -10,7 +10,20 @@ import {
   type DefinitionProblem,
 } from './definition-problem.js';
 import { DEFINITION_SCHEMAS, JOB_KINDS, isJobKind, type JobDefinition } from './job-definition.js';
-import { isSnapshotCapable } from './workload-types.js';
+import { sinkFolderFix, sinkFolderProblem } from './sink-folder.js';
+import type { Settings } from '../config/settings-schema.js';
+import { Vocabulary } from '../platform/vocabulary/vocabulary.js';
+
+/** How definitions are checked against the settings. */
+export interface CheckOptions {
+  /** The platform's words (`platform.vocabulary` added to paw's defaults). */
+  readonly vocabulary?: Vocabulary;
+}
+
+/** The check options the settings give (the platform's words). */
+export function checkOptionsFrom(settings: Pick<Settings, 'platform'>): CheckOptions {
+  return { vocabulary: new Vocabulary(settings.platform.vocabulary) };
+}
 
 /** A valid definition and where it was written. */
 export interface LoadedDefinition {
@@ -39,7 +52,11 @@ const FOLDER_FIX =
  * `---`-separated definitions). Never throws for a problem in the definitions: every problem is
  * returned, located by file, line and path, with its fix.
  */
-export async function checkDefinitions(dir: string): Promise<DefinitionsReport> {
+export async function checkDefinitions(
+  dir: string,
+  options: CheckOptions = {},
+): Promise<DefinitionsReport> {
+  const vocabulary = options.vocabulary ?? new Vocabulary();
   const folder = resolve(dir);
   const problems: DefinitionProblem[] = [];
   const warnings: DefinitionProblem[] = [];
@@ -57,7 +74,22 @@ export async function checkDefinitions(dir: string): Promise<DefinitionsReport> 
       continue;
     }
     for (const document of documents) {
-      const checked = checkDocument(document);
+      const checked = checkDocument(document, vocabulary);
+      const sink =
+        checked.definition?.kind === 'rotate-secret' ? checked.definition.sink.file : undefined;
+      const sinkProblem = sink === undefined ? undefined : await sinkFolderProblem(sink);
+      if (sink !== undefined && sinkProblem !== undefined) {
+        const position = document.position(['sink', 'file']);
+        problems.push({
+          file,
+          line: position?.line,
+          column: position?.column,
+          path: 'sink.file',
+          message: sinkProblem,
+          fix: sinkFolderFix(sink),
+        });
+        continue;
+      }
       problems.push(...checked.problems.sort(byPosition));
       warnings.push(...checked.warnings);
       if (checked.definition === undefined) continue;
@@ -95,8 +127,11 @@ export async function checkDefinitions(dir: string): Promise<DefinitionsReport> 
  * {@link InvalidDefinitionsError} (a usage error, exit code 2) listing every problem when any
  * definition is invalid: paw never runs a partly valid set.
  */
-export async function loadDefinitions(dir: string): Promise<readonly LoadedDefinition[]> {
-  const report = await checkDefinitions(dir);
+export async function loadDefinitions(
+  dir: string,
+  options: CheckOptions = {},
+): Promise<readonly LoadedDefinition[]> {
+  const report = await checkDefinitions(dir, options);
   if (report.problems.length > 0) throw new InvalidDefinitionsError(report.problems);
   return Object.freeze(report.definitions.map((loaded) => deepFreeze(loaded)));
 }
@@ -154,7 +189,7 @@ interface CheckedDocument {
   readonly warnings: DefinitionProblem[];
 }
 
-function checkDocument(document: YamlDocument): CheckedDocument {
+function checkDocument(document: YamlDocument, vocabulary: Vocabulary): CheckedDocument {
   const at = (path: readonly PropertyKey[], message: string, fix: string): DefinitionProblem => {
     const position = document.position(path);
     return {
@@ -211,13 +246,29 @@ function checkDocument(document: YamlDocument): CheckedDocument {
   const definition: JobDefinition = result.data;
   const warnings: DefinitionProblem[] = [];
   if (definition.kind === 'snapshot') {
-    const unsupported = (definition.targets.types ?? []).filter((type) => !isSnapshotCapable(type));
+    const types = definition.targets.types ?? [];
+    // A type word paw does not know would select nothing, silently, every night.
+    const problems = types.flatMap((type, index) => {
+      if (vocabulary.workloadKind(type) !== undefined) return [];
+      const suggestion = closestMatch(type, vocabulary.knownKinds());
+      return [
+        at(
+          ['targets', 'types', index],
+          `${JSON.stringify(type)} is not a workload type paw knows`,
+          (suggestion === undefined ? '' : `did you mean ${JSON.stringify(suggestion)}? `) +
+            'Any spelling of a known kind works (VSPHERE_VM, VmwareVirtualMachine, MSSQL_DATABASE, Mssql, ...); ' +
+            'a word the platform uses that paw does not know goes into platform.vocabulary.workloadTypes in config/paw.yaml',
+        ),
+      ];
+    });
+    if (problems.length > 0) return { problems, warnings: [] };
+    const unsupported = types.filter((type) => vocabulary.snapshotDecision(type).action === 'skip');
     if (unsupported.length > 0) {
       warnings.push(
         at(
           ['targets', 'types'],
           `${unsupported.join(', ')} cannot be snapshotted on demand; such workloads will be recorded as skipped`,
-          'select VSPHERE_VM and MSSQL_DATABASE only, unless the skipped records are what you want',
+          'select vSphere VMs (VSPHERE_VM) and SQL Server databases (MSSQL_DATABASE) only, unless the skipped records are what you want',
         ),
       );
     }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { WORKLOAD_TYPES } from './workload-types.js';
 import { commonShape, nonEmptyString, nonEmptyStringList } from './common-fields.js';
 import { evenWithOtherProblems, onlyWithoutProblems, problem } from './refinement-options.js';
 import { durationSchema, scheduleSchema } from './schedule-schema.js';
@@ -14,7 +13,8 @@ import { parseDuration } from '../time/duration.js';
 const targetsSchema = z
   .strictObject({
     ids: nonEmptyStringList.optional(),
-    types: z.array(z.enum(WORKLOAD_TYPES)).min(1).optional(),
+    /** Workload types, in any spelling of a kind paw knows (checked in load-definitions.ts). */
+    types: z.array(nonEmptyString).min(1).optional(),
     /** Case-insensitive glob over the whole name (see name-pattern.ts); one or a list. */
     namePattern: z.union([nonEmptyString, nonEmptyStringList]).optional(),
     clusterIds: nonEmptyStringList.optional(),

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPawServices } from '../app/start-paw-services.js';
-import { PAW_VERSION } from '../cli/paw-version.js';
+import { PAW_VERSION } from '../version/paw-version.js';
 import { ProgressLine } from '../cli/output/progress-line.js';
 import { loadSettings } from '../config/load-settings.js';
 import { selectEnvironment } from '../config/select-environment.js';
@@ -266,7 +266,7 @@ async function checkWindowResumed(
   const what = `${DEMO_WINDOW_SLA} is not left paused after its windows`;
   const sla = slaDomains.find((domain) => domain.name === DEMO_WINDOW_SLA);
   if (sla === undefined) return { ok: false, what, detail: 'the simulator has no such SLA Domain' };
-  const current = await platform.rest.slaDomains.get(sla.id);
+  const current = await platform.api.slaDomains.get(sla.id);
   const paused = (current.clusters ?? []).filter((cluster) => cluster.pauseStatus === 'PAUSED');
   return paused.length === 0
     ? { ok: true, what }

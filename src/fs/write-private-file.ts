@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, open, rename, rm } from 'node:fs/promises';
+import { chmod, lstat, open, readlink, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /**
  * Writes a file only its owner can read (mode 0600), atomically: the content goes to a
  * temporary file beside it, which is flushed and renamed over the target, so a reader never
  * sees a half-written secret and the secret never sits in a file with wider permissions.
+ *
+ * A symbolic link is written through, to the file it names: renaming over the link itself
+ * would replace it with a regular file and leave its target (paw's own credentials file, say)
+ * holding a secret that no longer works.
  */
 export async function writePrivateFileAtomically(path: string, content: string): Promise<void> {
-  const target = resolve(path);
+  const target = await throughLinks(resolve(path));
   const temporary = join(
     dirname(target),
     `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`,
@@ -43,4 +47,24 @@ async function syncDirectory(directory: string): Promise<void> {
   } catch {
     // Not every file system lets a directory be synced; the rename itself is still atomic.
   }
+}
+
+/** Links followed at most (a loop of links is an error, as the operating system says). */
+const MAX_LINKS = 20;
+
+/** The file a path names once its symbolic links are followed (existing or not). */
+async function throughLinks(path: string): Promise<string> {
+  let current = path;
+  for (let hop = 0; hop < MAX_LINKS; hop++) {
+    let isLink: boolean;
+    try {
+      isLink = (await lstat(current)).isSymbolicLink();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return current;
+      throw error;
+    }
+    if (!isLink) return current;
+    current = resolve(dirname(current), await readlink(current));
+  }
+  throw Object.assign(new Error(`${path}: too many levels of symbolic links`), { code: 'ELOOP' });
 }

@@ -25,6 +25,8 @@ import {
 import { checkReadiness } from './health/readiness.js';
 import type { PawMetrics } from './metrics/paw-metrics.js';
 import { createNotifyQueue } from './notify/notification-queue.js';
+import { OpsAccess } from './auth/ops-access.js';
+import { OperatorActions } from './operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
 
 export interface OpsServerOptions {
@@ -93,11 +95,6 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     ...JOB_KINDS.map((kind) => ({ kind, queue: runQueues.queue(kind) })),
     { kind: 'notify', queue: notifyQueue },
   ];
-  for (const { queue } of watched) {
-    // The connection logs its own errors (at most every 30 s); without a listener BullMQ would
-    // print each one to stderr.
-    queue.on('error', () => undefined);
-  }
   const queries = new OutcomeQueries(redis, settings.redis.prefix);
   metrics.queues.watch(watched.map((entry) => entry.queue));
   const closeRedisSide = async (): Promise<void> => {
@@ -108,8 +105,12 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   try {
+    // Before anything listens: a server that would be open to the network refuses to start.
+    const access = new OpsAccess(settings.http, logger, host);
+    app.addHook('onRequest', access.hook);
     await connectRedis(redis, settings.redis.url);
-    await registerRoutes(app, { ...options, redis, queries, watched });
+    const actions = new OperatorActions(redis, settings.redis.prefix, logger);
+    await registerRoutes(app, { ...options, redis, queries, watched, actions });
     await app.listen({ port, host });
   } catch (error) {
     await app.close().catch(() => undefined);
@@ -146,6 +147,7 @@ interface RouteContext extends OpsServerOptions {
   readonly redis: ReturnType<typeof createRedisConnection>;
   readonly queries: OutcomeQueries;
   readonly watched: readonly WatchedQueue[];
+  readonly actions: OperatorActions;
 }
 
 async function registerRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
@@ -170,14 +172,16 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
   }));
 
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', async (request, reply) => {
     const report = await checkReadiness({
       redis: context.redis,
       ...(context.platform === undefined ? {} : { platform: context.platform }),
     });
+    const status = report.ready ? 'ready' : 'not ready';
+    // What failed and why is for those who may see the dashboard.
     return reply
       .code(report.ready ? 200 : 503)
-      .send({ status: report.ready ? 'ready' : 'not ready', ...report });
+      .send(request.opsUser === undefined ? { status } : { status, ...report });
   });
 
   app.get('/metrics', async (_request, reply) => {
@@ -208,6 +212,7 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
     return loadDefinitionViews(queries, context.definitions, new Date());
   });
   app.get('/api/queues', async () => loadQueueViews(watched));
+  app.get('/api/actions', async () => context.actions.list());
   app.get<{ Querystring: { limit?: string; definition?: string; status?: string } }>(
     '/api/runs',
     async (request, reply) => {
@@ -248,7 +253,11 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
       );
     },
   );
-  await registerQueuesUi(app, watched, { readOnly: settings.http.queuesReadOnly });
+  await registerQueuesUi(app, watched, {
+    readOnly: settings.http.queuesReadOnly,
+    redis: context.redis,
+    actions: context.actions,
+  });
 }
 
 function sendPage(reply: FastifyReply, type: string, body: string): FastifyReply {

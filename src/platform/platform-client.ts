@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { PAW_VERSION } from '../version/paw-version.js';
 import type { Settings } from '../config/settings-schema.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { Logger } from '../log/logger.js';
@@ -20,18 +21,20 @@ import { TokenBucketGate } from './http/token-bucket-gate.js';
 import type { OAuthToken } from './oauth/code-exchange.js';
 import { loginWithPkce, type OAuthApplication } from './oauth/pkce-login.js';
 import type { PlatformObserver } from './platform-observer.js';
+import type { PlatformApi } from './api/platform-api.js';
+import { GraphqlClusters } from './graphql/graphql-clusters.js';
+import { GraphqlEvents } from './graphql/graphql-events.js';
+import { GraphqlSlaDomains } from './graphql/graphql-sla-domains.js';
+import { GraphqlWorkloads } from './graphql/graphql-workloads.js';
 import { ClustersApi } from './rest/clusters.js';
 import { EventsApi } from './rest/events.js';
+import { FieldAliases } from './rest/field-aliases.js';
 import { RestClient } from './rest/rest-client.js';
+import { findRestReference } from './rest/rest-reference.js';
 import { RouteTable } from './rest/route-table.js';
 import { SlaDomainsApi } from './rest/sla-domains.js';
-import { WorkloadsApi } from './rest/workloads.js';
-
-const packageVersion = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+import { RestWorkloads } from './rest/workloads.js';
+import { Vocabulary } from './vocabulary/vocabulary.js';
 
 export interface PlatformClientOptions {
   /** Only the `platform` section is read. */
@@ -51,17 +54,25 @@ export interface PlatformClientOptions {
   readonly observer?: PlatformObserver;
 }
 
-/** The task-based REST interface, one object per resource group. */
-export interface RestApis {
-  readonly workloads: WorkloadsApi;
+/**
+ * The task-based REST interface, one object per resource group. Jobs and commands use
+ * {@link PlatformClient.api} instead; this is for what only REST offers (creating, changing and
+ * assigning SLA Domains) and for `paw doctor`'s checks of the REST interface itself.
+ */
+export interface RestApis extends PlatformApi {
+  readonly kind: 'rest';
+  readonly workloads: RestWorkloads;
   readonly slaDomains: SlaDomainsApi;
   readonly clusters: ClustersApi;
   readonly events: EventsApi;
   /** The underlying client, for operations the groups do not wrap. */
   readonly client: RestClient;
+  /** The platform's own REST reference (its OpenAPI document), found from its docs page. */
+  reference(signal?: AbortSignal): ReturnType<typeof findRestReference>;
 }
 
-export interface GraphqlApis {
+export interface GraphqlApis extends PlatformApi {
+  readonly kind: 'graphql';
   readonly serviceAccounts: ServiceAccountsApi;
   readonly client: GraphqlClient;
   /**
@@ -90,6 +101,11 @@ export interface PlatformClient {
   readonly baseUrl: URL;
   /** Where the service-account credentials come from. */
   readonly credentials: CredentialsSource;
+  /**
+   * The interface `platform.api` chose, for everything paw's jobs and commands do: the same
+   * operations, records and words through REST or GraphQL.
+   */
+  readonly api: PlatformApi;
   readonly rest: RestApis;
   readonly graphql: GraphqlApis;
   readonly clusters: ClusterSessions;
@@ -117,6 +133,9 @@ export async function createPlatformClient(
   const logger = options.logger.child({ component: 'platform' });
   const credentials = await resolveCredentialsSource(platform);
   const baseUrl = credentials.baseUrl;
+  if (platform.credentialsFile !== undefined) {
+    await warnIfReadableByOthers(platform.credentialsFile, logger);
+  }
 
   const transport = new HttpTransport(platform.timeouts);
   const http = new HttpCaller({
@@ -126,7 +145,7 @@ export async function createPlatformClient(
     logger,
     attempts: platform.retry.attempts,
     backoff: platform.retry,
-    userAgent: `paw/${packageVersion}`,
+    userAgent: `paw/${PAW_VERSION}`,
     ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
   const tokens = new TokenProvider({
@@ -139,6 +158,8 @@ export async function createPlatformClient(
     ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
 
+  const vocabulary = new Vocabulary(platform.vocabulary);
+  const aliases = new FieldAliases(platform.fieldAliases);
   const restClient = new RestClient({
     http,
     routes: new RouteTable(baseUrl, platform.restBasePath, platform.routes),
@@ -173,6 +194,45 @@ export async function createPlatformClient(
     now: options.now ?? Date.now,
   });
 
+  const restEvents = new EventsApi(restClient, aliases);
+  const rest: RestApis = {
+    kind: 'rest',
+    vocabulary,
+    workloads: new RestWorkloads(restClient, vocabulary, aliases, restEvents, logger),
+    slaDomains: new SlaDomainsApi(restClient, aliases),
+    clusters: new ClustersApi(restClient, aliases),
+    events: restEvents,
+    client: restClient,
+    reference: (signal) =>
+      findRestReference({
+        http,
+        baseUrl,
+        restBasePath: platform.restBasePath,
+        authorization: tokens,
+        signal,
+      }),
+  };
+  const graphql: GraphqlApis = {
+    kind: 'graphql',
+    vocabulary,
+    workloads: new GraphqlWorkloads(graphqlClient, vocabulary, platform.pageSize),
+    slaDomains: new GraphqlSlaDomains(graphqlClient, platform.pageSize),
+    clusters: new GraphqlClusters(graphqlClient, platform.pageSize),
+    events: new GraphqlEvents(graphqlClient, platform.pageSize),
+    serviceAccounts: new ServiceAccountsApi(graphqlClient, baseUrl, platform.pageSize),
+    client: graphqlClient,
+    serviceAccountsWith: (token) =>
+      new ServiceAccountsApi(
+        new GraphqlClient({
+          http,
+          baseUrl,
+          authorization: { token: async () => token, rejected: () => undefined },
+        }),
+        baseUrl,
+        platform.pageSize,
+      ),
+  };
+
   let closing: Promise<void> | undefined;
   return {
     baseUrl,
@@ -180,27 +240,9 @@ export async function createPlatformClient(
     tokens,
     accessTokens,
     clusters,
-    rest: {
-      workloads: new WorkloadsApi(restClient),
-      slaDomains: new SlaDomainsApi(restClient),
-      clusters: new ClustersApi(restClient),
-      events: new EventsApi(restClient),
-      client: restClient,
-    },
-    graphql: {
-      serviceAccounts: new ServiceAccountsApi(graphqlClient, baseUrl, platform.pageSize),
-      client: graphqlClient,
-      serviceAccountsWith: (token) =>
-        new ServiceAccountsApi(
-          new GraphqlClient({
-            http,
-            baseUrl,
-            authorization: { token: async () => token, rejected: () => undefined },
-          }),
-          baseUrl,
-          platform.pageSize,
-        ),
-    },
+    api: platform.api === 'graphql' ? graphql : rest,
+    rest,
+    graphql,
     oauth: {
       login: (login) =>
         loginWithPkce({
@@ -268,4 +310,21 @@ function oauthApplication(
     );
   }
   return { clientId, clientSecret, redirectUri, scope };
+}
+
+/**
+ * A credentials file others can read gives them the account: a warning at start, not a
+ * refusal, since secrets that orchestrators mount are often 0644 by default (the container
+ * image and the manifests paw ships mount them 0400).
+ */
+async function warnIfReadableByOthers(file: string, logger: Logger): Promise<void> {
+  const mode = await stat(file).then(
+    (info) => info.mode & 0o777,
+    () => undefined,
+  );
+  if (mode === undefined || (mode & 0o077) === 0) return;
+  logger.warn(
+    { file, mode: mode.toString(8) },
+    `the credentials file can be read by other users: chmod 600 ${file}`,
+  );
 }

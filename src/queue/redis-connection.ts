@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import type { Settings } from '../config/settings-schema.js';
 import type { Logger } from '../log/logger.js';
+import { RedisErrorLog, redisErrorCause, withoutCommand } from '../redis/redis-error-log.js';
+import { redisConnectionOptions } from '../redis/redis-options.js';
 
 /**
  * What a connection is for, which decides how it behaves when Redis is unreachable:
@@ -17,21 +19,19 @@ export class RedisUnavailableError extends Error {
   override readonly name = 'RedisUnavailableError';
 }
 
-/** Connection errors are logged at most this often: while Redis is down ioredis reports every retry. */
-const ERROR_LOG_INTERVAL_MS = 30_000;
-
 /**
  * A new ioredis connection to `settings.url`, not yet connected (call {@link connectRedis}).
- * Connection errors go to `logger` (at most one line per 30 s); without one they are left to the
- * commands that fail, so nothing prints "Unhandled error event". The caller owns the connection
- * and quits it.
+ * Connection errors go to `logger` (at most one line per 30 s, naming the cause, never a
+ * command's arguments; see RedisErrorLog); without one they are left to the commands that fail,
+ * so nothing prints "Unhandled error event". The caller owns the connection and quits it.
  */
 export function createRedisConnection(
   settings: Settings['redis'],
   purpose: ConnectionPurpose,
   logger?: Logger,
 ): Redis {
-  const redis = new Redis(settings.url, {
+  const redis = new Redis({
+    ...redisConnectionOptions(settings),
     lazyConnect: true,
     connectionName: `paw-${purpose}`,
     connectTimeout: 5_000,
@@ -41,16 +41,10 @@ export function createRedisConnection(
         ? (times) => (times > 2 ? null : times * 250)
         : (times) => Math.min(times * 500, 5_000),
   });
-  let lastLogged = 0;
-  redis.on('error', (error: Error) => {
-    const now = Date.now();
-    if (logger === undefined || now - lastLogged < ERROR_LOG_INTERVAL_MS) return;
-    lastLogged = now;
-    logger.warn(
-      { err: { message: error.message }, redis: redactRedisUrl(settings.url), purpose },
-      'Redis connection error; retrying',
-    );
-  });
+  redis.on(
+    'error',
+    new RedisErrorLog(logger, { redis: redactRedisUrl(settings.url), purpose }).listener,
+  );
   return redis;
 }
 
@@ -59,26 +53,34 @@ export function createRedisConnection(
  * address (password removed) and the fix.
  */
 export async function connectRedis(redis: Redis, url: string): Promise<void> {
+  // A failed connection rejects its command with "Connection is closed"; the cause (a refused
+  // password, an untrusted certificate) came as an error event before it.
+  let cause: unknown;
+  const remember = (error: unknown): void => {
+    cause = error;
+  };
+  redis.on('error', remember);
   try {
     if (redis.status === 'wait') await redis.connect();
     await redis.ping();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     redis.disconnect();
-    throw new RedisUnavailableError(
-      `cannot reach Redis at ${redactRedisUrl(url)} (${code}); start it, or set PAW_REDIS_URL (or redis.url in config/paw.yaml) to a Redis that runs`,
-      { cause: error },
+    const reason = redisErrorCause(
+      cause !== undefined && /connection is closed/i.test(redisErrorCause(error)) ? cause : error,
     );
+    throw new RedisUnavailableError(
+      `cannot reach Redis at ${redactRedisUrl(url)} (${reason}); start it, or set PAW_REDIS_URL (or redis.url in config/paw.yaml) to a Redis that runs`,
+      { cause: withoutCommand(error) },
+    );
+  } finally {
+    redis.removeListener('error', remember);
   }
 }
 
-/** `redis://user:secret@host:6379/0` → `redis://user:***@host:6379/0`. */
+/**
+ * `redis://user:secret@host:6379/0` → `redis://user:***@host:6379/0` (Sentinel URLs with several
+ * hosts too).
+ */
 export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable Redis URL)';
-  }
+  return url.replace(/^([a-z+]+:\/\/)([^:@/]*):[^@/]*@/i, '$1$2:***@');
 }

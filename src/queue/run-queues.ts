@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings-schema.js';
 import { JOB_KINDS, type JobKind } from '../definitions/job-definition.js';
 import { PAW_BACKOFF_TYPE, createBackoffStrategy } from './backoff.js';
+import { quietQueue } from './quiet-queue.js';
 
 /** The settings of each kind's queue. */
 function queueSettingsOf(settings: Settings['queues'], kind: JobKind) {
@@ -73,11 +74,13 @@ export class RunQueues {
     for (const kind of JOB_KINDS) {
       this.queues.set(
         kind,
-        new Queue(queueNameOf(settings.queues, kind), {
-          connection,
-          prefix: settings.redis.prefix,
-          defaultJobOptions: defaultJobOptions(settings.queues),
-        }),
+        quietQueue(
+          new Queue(queueNameOf(settings.queues, kind), {
+            connection,
+            prefix: settings.redis.prefix,
+            defaultJobOptions: defaultJobOptions(settings.queues),
+          }),
+        ),
       );
     }
   }

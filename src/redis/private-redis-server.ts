@@ -16,6 +16,8 @@ export interface PrivateRedisServerOptions {
   readonly appendOnly?: boolean;
   /** How long to wait for "Ready to accept connections"; 10 s by default. */
   readonly startTimeoutMs?: number;
+  /** More `redis-server` arguments (a password, TLS), after paw's own. */
+  readonly extraArgs?: readonly string[];
 }
 
 /** A `redis-server` child process owned by this process. */
@@ -91,6 +93,7 @@ async function launch(
     'no',
     '--loglevel',
     'notice',
+    ...(options.extraArgs ?? []),
   ];
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   // If this process exits without stopping the server (a crash, process.exit), do not leave an

@@ -13,6 +13,7 @@ import { PAT_MINIMUM_VERSION, versionAtLeast } from './cluster-version.js';
 import { describeError } from './error-handler.js';
 import { bearerToken, installTrafficHooks } from './gateway.js';
 import type { SimCluster } from './records.js';
+import { snapshotJobView } from './rest-views.js';
 import { operation, type ZodApp } from './route-config.js';
 import type { SimulatorState } from './simulator-state.js';
 
@@ -216,6 +217,25 @@ export function buildClusterServer(
     url: '/api/v1/cluster/me',
     config: operation('getCluster', 'cluster', { bearerAuth: true }),
     handler: async () => ({ id: cluster.id, name: cluster.name, version: cluster.version }),
+  });
+
+  // Where the platform's job links point (a cluster node, as the real platform's do): the job
+  // as the cluster knows it, to a cluster session token only.
+  app.route({
+    method: 'GET',
+    url: '/api/v1/snapshot-jobs/:jobId',
+    config: operation('getClusterSnapshotJob', 'cluster', { bearerAuth: true }),
+    schema: { params: z.object({ jobId: z.string().min(1) }) },
+    handler: async (request, reply) => {
+      const job = state.jobs.find(request.params.jobId);
+      if (job === undefined || job.workload.cluster.id !== cluster.id) {
+        return reply
+          .code(404)
+          .send(clusterError('user_error', `No job ${request.params.jobId} on this cluster`));
+      }
+      const { links: _links, workloadId: _workload, ...record } = snapshotJobView(state, job);
+      return record;
+    },
   });
 
   return app;

@@ -34,6 +34,14 @@ export interface SimulatorFixtures {
   roles: { id: string; name: string; permissions: string[] }[];
   slaDomains: { id: string; name: string }[];
   clusterSessionCap: number;
+  /** Which of the platforms paw must survive this simulator is (docs/platform-model.md). */
+  platform: {
+    vocabulary: string;
+    typeSpellings: Partial<Record<WorkloadType, string>>;
+    eventsWithoutJobIds: boolean;
+    jobStatusLinkTarget: 'platform' | 'cluster-node';
+    restLayout: string;
+  };
   workloads: {
     count: number;
     byType: Partial<Record<WorkloadType, number>>;
@@ -108,6 +116,13 @@ export function simulatorFixtures(state: SimulatorState): SimulatorFixtures {
     })),
     slaDomains: state.slaDomains.list().map((domain) => ({ id: domain.id, name: domain.name })),
     clusterSessionCap: state.clusterSessions.sessionCap,
+    platform: {
+      vocabulary: state.words.name,
+      typeSpellings: { ...state.options.typeSpellings },
+      eventsWithoutJobIds: state.eventsWithoutJobIds,
+      jobStatusLinkTarget: state.jobStatusLink.target,
+      restLayout: state.options.restLayout,
+    },
     workloads: { count: inventory.workloads.length, byType, samples },
   };
 }

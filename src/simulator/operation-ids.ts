@@ -38,6 +38,7 @@ export const CLUSTER_OPERATION_IDS = [
   'deleteClusterSession',
   'getClusterVersion',
   'getCluster',
+  'getClusterSnapshotJob',
 ] as const;
 
 export const OPERATION_IDS = [

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { faultsSchema } from './fault-rules.js';
 import { jobStatusLinkSchema } from './job-status-link.js';
+import { REST_LAYOUTS } from './rest-layouts.js';
+import { simVocabularySchema, typeSpellingsSchema } from './sim-vocabulary.js';
 
 const port = z.number().int().min(0).max(65535);
 
@@ -71,6 +73,17 @@ export const simulatorOptionsSchema = z
     faults: faultsSchema.default({ operations: {} }),
     jobs: jobOptionsSchema.default(jobOptionsSchema.parse({})),
     jobStatusLink: jobStatusLinkSchema.default(jobStatusLinkSchema.parse({})),
+    /**
+     * The words of REST records and of GraphQL job statuses: this project's model (`spec`) or
+     * the GraphQL schema's (`graphql`); see docs/platform-model.md.
+     */
+    vocabulary: simVocabularySchema,
+    /** Single workload types respelled on top of the vocabulary (a word paw may not know). */
+    typeSpellings: typeSpellingsSchema,
+    /** REST events carry no job id, as the real platform's activity records do. */
+    eventsWithoutJobIds: z.boolean().default(false),
+    /** Where the REST routes live: this project's model, or a moved and renamed `v2`. */
+    restLayout: z.enum(REST_LAYOUTS).default('default'),
     oauth: z
       .strictObject({
         /** Redirect URIs registered for the OAuth application. */

@@ -87,7 +87,8 @@ export function paginate<T>(args: PaginateArgs<T>): Page<T> {
   };
 }
 
-function encodeCursor(list: string, key: SortKey): string {
+/** The cursor of the item with sort key `key` in list `list` (GraphQL edges carry one each). */
+export function encodeCursor(list: string, key: SortKey): string {
   return Buffer.from(JSON.stringify([list, ...key])).toString('base64url');
 }
 

@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -10,7 +10,7 @@ import type { Logger } from '../log/logger.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { installPlatformErrorHandlers } from './error-handler.js';
 import { authenticatePlatformRequest, installTrafficHooks } from './gateway.js';
-import { openApiOptions } from './openapi-document.js';
+import { OPENAPI_DOCUMENT_PATHS, openApiOptions } from './openapi-document.js';
 import type { ZodApp } from './route-config.js';
 import { registerClusterAndEventRoutes } from './routes/cluster-and-event-routes.js';
 import { registerGraphqlRoute } from './routes/graphql-route.js';
@@ -47,8 +47,15 @@ export async function buildPlatformServer(
   });
   installPlatformErrorHandlers(app, logger);
 
-  await app.register(fastifySwagger, openApiOptions);
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/rest/docs' });
+  const layout = state.options.restLayout;
+  const documentPath = OPENAPI_DOCUMENT_PATHS[layout];
+  await app.register(fastifySwagger, openApiOptions(layout));
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PATH,
+    // The default layout's page names its document `./json`, as Swagger UI does out of the box;
+    // the v2 layout's names only its own address, so a client must read the page to find it.
+    ...(layout === 'default' ? {} : { uiHooks: { preHandler: namingDocument(documentPath) } }),
+  });
 
   await app.register(
     async (rest) => {
@@ -59,10 +66,42 @@ export async function buildPlatformServer(
     },
     { prefix: '/api/rest' },
   );
-  app.get('/api/rest/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(documentPath, { schema: { hide: true } }, async () => app.swagger());
   registerTokenRoutes(app, state);
   registerGraphqlRoute(app, state);
   registerOAuthRoutes(app, state);
   registerSimRoutes(app, state);
   return app;
+}
+
+const DOCS_PATH = '/api/rest/docs';
+
+/**
+ * A hook of the Swagger UI routes that makes the page name `documentPath` (its initializer
+ * script) and refuses Swagger UI's own `./json` and `./yaml` copies.
+ */
+function namingDocument(
+  documentPath: string,
+): (request: FastifyRequest, reply: FastifyReply, done: () => void) => void {
+  const initializer =
+    'window.onload = function () {\n' +
+    '  window.ui = SwaggerUIBundle({\n' +
+    `    url: ${JSON.stringify(documentPath)},\n` +
+    "    dom_id: '#swagger-ui',\n" +
+    '    deepLinking: true,\n' +
+    '    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],\n' +
+    "    layout: 'StandaloneLayout',\n" +
+    '  });\n' +
+    '};\n';
+  return (request, reply, done) => {
+    const path = request.url.split('?')[0] ?? '';
+    // Answering without calling done() ends the request here: the route's handler never runs.
+    if (path.endsWith('/swagger-initializer.js')) {
+      void reply.type('application/javascript; charset=utf-8').send(initializer);
+    } else if (path === `${DOCS_PATH}/json` || path === `${DOCS_PATH}/yaml`) {
+      void reply.code(404).send({ code: 404, message: 'not found' });
+    } else {
+      done();
+    }
+  };
 }

@@ -3,18 +3,20 @@ import {
   CLUSTER_TYPES,
   CONNECTION_STATES,
   EVENT_SEVERITIES,
-  EVENT_STATUSES,
-  EVENT_TYPES,
   FREQUENCY_UNITS,
   PAUSE_STATUSES,
   RETENTION_UNITS,
-  WORKLOAD_TYPES,
 } from './records.js';
 
 /**
  * The task-based REST interface's shapes (docs/platform-model.md), as zod schemas. The same
- * schemas validate requests, serialise responses and generate `/api/rest/openapi.json`.
+ * schemas validate requests, serialise responses and generate the OpenAPI document. Words that
+ * depend on the simulator's vocabulary (workload types, statuses, event words) are strings
+ * here: sim-vocabulary.ts says and reads them.
  */
+
+/** A word of the simulator's vocabulary; requests take any spelling (sim-vocabulary.ts). */
+const word = (description: string) => z.string().register(restSchemaRegistry, { description });
 
 /**
  * The named schemas of the OpenAPI document (`components.schemas`). A registry of its own, not
@@ -31,13 +33,26 @@ export const workloadSchema = z
   .object({
     id,
     name: z.string(),
-    type: z.enum(WORKLOAD_TYPES),
+    type: word('the workload type, in the platform vocabulary'),
     clusterId: id,
     clusterName: z.string(),
     slaDomainId: id.nullable(),
     slaDomainName: z.string().nullable(),
   })
   .register(restSchemaRegistry, { id: 'Workload' });
+
+const reference = z.object({ id, name: z.string() });
+
+/** The workload of the `v2` layout: the type is `objectType`, cluster and SLA Domain nested. */
+export const workloadV2Schema = z
+  .object({
+    id,
+    name: z.string(),
+    objectType: word('the workload type, in the platform vocabulary'),
+    cluster: reference,
+    slaDomain: reference.nullable(),
+  })
+  .register(restSchemaRegistry, { id: 'ProtectedObject' });
 
 export const snapshotSchema = z
   .object({
@@ -59,10 +74,9 @@ export const snapshotJobSchema = z
       description: 'CREATE_VSPHERE_SNAPSHOT_<workload-id>_<run-id>:::0 or MSSQL_DB_BACKUP_…',
     }),
     workloadId: id,
-    status: z.string().register(restSchemaRegistry, {
-      description:
-        'QUEUED, ACQUIRING, RUNNING, FINISHING, CANCELING, then SUCCEEDED, FAILED or CANCELED',
-    }),
+    status: word(
+      'QUEUED, ACQUIRING, RUNNING, FINISHING, CANCELING, then SUCCEEDED, FAILED or CANCELED (in the platform vocabulary)',
+    ),
     progress: z.number().int().min(0).max(100),
     startTime: timestamp.nullable(),
     endTime: timestamp.nullable(),
@@ -87,7 +101,7 @@ export const slaDomainSchema = z
     id,
     name: z.string(),
     description: z.string(),
-    objectTypes: z.array(z.enum(WORKLOAD_TYPES)),
+    objectTypes: z.array(word('a workload type, in the platform vocabulary')),
     frequency: frequencySchema,
     retention: retentionSchema,
     protectedWorkloadCount: z.number().int(),
@@ -111,14 +125,15 @@ export const eventSchema = z
   .object({
     id,
     time: timestamp,
-    type: z.enum(EVENT_TYPES),
-    status: z.enum(EVENT_STATUSES),
+    type: word('BACKUP or CONFIGURATION, in the platform vocabulary'),
+    status: word('QUEUED, RUNNING, SUCCESS, FAILURE, CANCELED, INFO, ...'),
     severity: z.enum(EVENT_SEVERITIES),
     objectId: z.string(),
     objectName: z.string(),
     objectType: z.string(),
     clusterId: id.nullable(),
     jobId: z.string().nullable(),
+    isOnDemand: z.boolean(),
     message: z.string(),
   })
   .register(restSchemaRegistry, { id: 'Event' });
@@ -180,16 +195,12 @@ export const pageParams = {
     .register(restSchemaRegistry, { description: 'the endCursor of the previous page' }),
 };
 
-export const workloadIdParams = z.object({ workloadId: z.string().min(1) });
-export const slaDomainIdParams = z.object({ slaDomainId: z.string().min(1) });
-export const jobParams = z.object({ workloadId: z.string().min(1), jobId: z.string().min(1) });
-
 export const listWorkloadsQuery = z.object({
   name: z
     .string()
     .optional()
     .register(restSchemaRegistry, { description: 'substring of the name, case-insensitive' }),
-  type: z.enum(WORKLOAD_TYPES).optional(),
+  type: word('a workload type, any spelling').optional(),
   clusterId: z.string().optional(),
   slaDomainId: z.string().optional(),
   ...pageParams,
@@ -224,7 +235,7 @@ export const listSlaDomainsQuery = z.object({
 const slaDomainFields = {
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2000).optional(),
-  objectTypes: z.array(z.enum(WORKLOAD_TYPES)).min(1),
+  objectTypes: z.array(word('a workload type, any spelling')).min(1),
   frequency: frequencySchema,
   retention: retentionSchema,
 };
@@ -281,8 +292,8 @@ const isoParam = z.iso
 
 export const listEventsQuery = z.object({
   objectId: z.string().optional(),
-  type: z.enum(EVENT_TYPES).optional(),
-  status: z.enum(EVENT_STATUSES).optional(),
+  type: word('an event type, any spelling').optional(),
+  status: word('an event status, any spelling').optional(),
   severity: z.enum(EVENT_SEVERITIES).optional(),
   startTime: isoParam.optional(),
   endTime: isoParam.optional(),

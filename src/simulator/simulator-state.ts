@@ -12,6 +12,7 @@ import type { SimulatorOptions } from './options.js';
 import { TokenBucket } from './rate-limiter.js';
 import type { SimSlaDomain } from './records.js';
 import { SeededRandom } from './seeded-random.js';
+import { SimVocabulary } from './sim-vocabulary.js';
 import { seedInventory, type SeededIdentities } from './seed-inventory.js';
 import { TokenMinter } from './signed-token.js';
 import { SlaDomainStore } from './sla-domains.js';
@@ -44,6 +45,15 @@ export class SimulatorState {
   readonly faults: FaultInjector;
   readonly rateLimiter: TokenBucket;
   jobStatusLink: JobStatusLinkShape;
+  /** The words the REST interface and the job statuses speak (switchable through `/_sim`). */
+  words: SimVocabulary;
+  /** REST events leave out the job id, as the real platform's activity does. */
+  eventsWithoutJobIds: boolean;
+  /**
+   * What account creation and rotation answer as `accessTokenUri` instead of the platform's own
+   * (a test of a platform answer that would redirect the secret); null for the real one.
+   */
+  answeredAccessTokenUri: string | null = null;
   /** `{base_url}`; known once the platform server listens. */
   baseUrl = 'http://127.0.0.1';
   /** Each cluster's `{cluster_base_url}`, by cluster id. */
@@ -90,6 +100,8 @@ export class SimulatorState {
       options.rateLimit.burst,
     );
     this.jobStatusLink = options.jobStatusLink;
+    this.words = new SimVocabulary(options.vocabulary, options.typeSpellings);
+    this.eventsWithoutJobIds = options.eventsWithoutJobIds;
   }
 
   /** `{base_url}/api/client_token`: what credentials files and GraphQL replies name. */

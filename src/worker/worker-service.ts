@@ -9,6 +9,7 @@ import { OutcomeStore } from '../outcomes/outcome-store.js';
 import { createPlatformClient, type PlatformClient } from '../platform/platform-client.js';
 import type { PlatformObserver } from '../platform/platform-observer.js';
 import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
+import { RedisErrorLog } from '../redis/redis-error-log.js';
 import { RunQueues, queueNameOf, workerOptionsFor } from '../queue/run-queues.js';
 import { SharedRequestGate } from '../queue/shared-request-gate.js';
 import { observeJob, type JobObserver } from './job-observer.js';
@@ -143,9 +144,8 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
         autorun: false,
       },
     );
-    worker.on('error', (error) => {
-      logger.error({ kind, err: { message: error.message } }, 'worker error');
-    });
+    // A worker's own (blocking) connections report here, not to the shared connection's log.
+    worker.on('error', new RedisErrorLog(logger, { kind, purpose: 'worker' }).listener);
     worker.on('failed', (job, error) => {
       logger.warn(
         {

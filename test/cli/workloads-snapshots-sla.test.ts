@@ -61,7 +61,9 @@ describe('paw workloads, snapshot, sla, clusters and events against the simulato
     const before = (await t.stats()).byOperation['takeSnapshot'] ?? 0;
     const refused = await t.paw(['snapshot', sample('unsupportedType')]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('supported only for VSPHERE_VM and MSSQL_DATABASE');
+    expect(refused.stderr).toContain(
+      'supported only for vSphere VMs (VSPHERE_VM) and SQL Server databases (MSSQL_DATABASE)',
+    );
     expect((await t.stats()).byOperation['takeSnapshot'] ?? 0).toBe(before);
   });
 

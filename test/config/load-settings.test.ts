@@ -18,7 +18,12 @@ describe('loadSettings', () => {
     const cwd = await configDirWith(undefined);
     const { settings, file } = await loadSettings({ env: {}, cwd });
     expect(file).toBeUndefined();
-    expect(settings.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'paw' });
+    expect(settings.redis).toEqual({
+      url: 'redis://127.0.0.1:6379',
+      prefix: 'paw',
+      tls: {},
+      sentinel: {},
+    });
     expect(settings.platform.requestsPerSecond).toBe(40);
     expect(settings.http.port).toBe(8090);
     expect(settings.outcomes.retentionDays).toBe(90);

@@ -1,3 +1,4 @@
+import { Vocabulary } from '../../src/platform/vocabulary/vocabulary.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -164,11 +165,11 @@ const CASES: {
   },
   {
     name: 'an unknown workload type',
-    yaml: snapshot('keepForever: true\n').replace('[VSPHERE_VM]', '[VMWARE_VM]'),
+    yaml: snapshot('keepForever: true\n').replace('[VSPHERE_VM]', '[VSPERE_VM]'),
     line: 4,
     path: 'targets.types[0]',
-    message: /"VMWARE_VM" is not valid/,
-    fix: /VSPHERE_VM/,
+    message: /"VSPERE_VM" is not a workload type paw knows/,
+    fix: /did you mean "VSPHERE_VM"\?.*platform\.vocabulary\.workloadTypes/,
   },
   {
     name: 'targets that select nothing',
@@ -290,6 +291,23 @@ describe('job definition validation', () => {
     expect(snap.kind === 'snapshot' && snap.maxWait).toBe('6h');
     expect(Object.isFrozen(snap)).toBe(true);
     expect(() => findDefinition(definitions, 'snp', dir)).toThrow(/did you mean "snap"/);
+  });
+
+  it('takes any spelling of a known type, and words the settings add', async () => {
+    const dir = await jobsFolder({
+      'a.yaml': snapshot('keepForever: true\n').replace(
+        '[VSPHERE_VM]',
+        '[VmwareVirtualMachine, MSSQL, NutanixVm]',
+      ),
+    });
+    expect((await checkDefinitions(dir)).problems.map((problem) => problem.path)).toEqual([
+      'targets.types[2]',
+    ]);
+    const report = await checkDefinitions(dir, {
+      vocabulary: new Vocabulary({ workloadTypes: { VSPHERE_VM: ['NutanixVm'] } }),
+    });
+    expect(report.problems).toEqual([]);
+    expect(report.warnings).toEqual([]);
   });
 
   it('warns, without failing, when a snapshot selects types that cannot be snapshotted', async () => {

@@ -11,7 +11,6 @@ import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
 import { isPlatformError } from '../../src/platform/http/platform-errors.js';
 import { waitForSnapshotJob } from '../../src/platform/jobs/wait-for-snapshot-job.js';
-import { classifyJobStatus } from '../../src/platform/jobs/job-status.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
 import { captureLogs } from '../support/log-capture.js';
@@ -121,11 +120,11 @@ describe('/metrics', () => {
         try {
           const trigger = await platform.rest.workloads.takeSnapshot(workload);
           const result = await waitForSnapshotJob({
-            read: (signal) => platform.rest.workloads.snapshotJob(trigger, signal),
+            read: (signal) => platform.rest.workloads.readSnapshotJob(trigger.tracking, signal),
             initial: trigger.job,
-            intervalMs: 20,
+            nextDelay: () => 20,
           });
-          const phase = classifyJobStatus(result.job.status);
+          const phase = result.job.phase;
           await store.recordItem(runId, workload.id, {
             status:
               phase === 'succeeded' ? 'succeeded' : phase === 'canceled' ? 'canceled' : 'failed',

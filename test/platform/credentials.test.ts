@@ -74,6 +74,29 @@ describe('credentials', () => {
     ).rejects.toThrow(/PAW_CLIENT_SECRET is missing/);
   });
 
+  it('takes PAW_PLATFORM_URL with a credentials file as a pin: a file for another origin is refused, naming both', async () => {
+    const dir = await folder();
+    const file = join(dir, 'sa.json');
+    await writeFile(file, JSON.stringify(fileContent));
+    const origin = new URL(fileContent.access_token_uri).origin;
+    const pinned = await resolveCredentialsSource(
+      await settingsWith({ PAW_CREDENTIALS_FILE: file, PAW_PLATFORM_URL: origin }, dir),
+    );
+    expect(pinned.baseUrl.origin).toBe(origin);
+    await expect(
+      resolveCredentialsSource(
+        await settingsWith(
+          { PAW_CREDENTIALS_FILE: file, PAW_PLATFORM_URL: 'https://other.example' },
+          dir,
+        ),
+      ),
+    ).rejects.toThrow(
+      new RegExp(
+        `access_token_uri is on ${origin.replace(/\./g, '\\.')}, but the configured platform .* is https://other\\.example`,
+      ),
+    );
+  });
+
   it('accepts the three variables together', async () => {
     const dir = await folder();
     const source = await resolveCredentialsSource(

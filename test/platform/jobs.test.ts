@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyJobStatus } from '../../src/platform/jobs/job-status.js';
 import { extractJobStatusLink } from '../../src/platform/jobs/job-status-link.js';
-import { snapshotJobSchema } from '../../src/platform/jobs/snapshot-job.js';
+import { snapshotJobRecordSchema, toSnapshotJob } from '../../src/platform/jobs/snapshot-job.js';
 import { resolvePlatformLink } from '../../src/platform/http/origin-guard.js';
 
 describe('extractJobStatusLink', () => {
@@ -56,38 +55,12 @@ describe('extractJobStatusLink', () => {
   });
 });
 
-describe('classifyJobStatus', () => {
-  it.each([
-    'QUEUED',
-    'ACQUIRING',
-    'RUNNING',
-    'FINISHING',
-    'TO_FINISH',
-    'TO_RETRY',
-    'YIELDING',
-    'YIELDED',
-    'TO_YIELDING',
-    'TO_YIELDED',
-    'CANCELING',
-    'TO_CANCEL',
-    'UNDOING',
-    'TO_UNDO',
-  ])('%s is in progress', (status) => expect(classifyJobStatus(status)).toBe('in_progress'));
+describe('snapshotJobRecordSchema', () => {
+  const parse = (record: unknown) =>
+    toSnapshotJob(snapshotJobRecordSchema.parse(record), 'in_progress');
 
-  it('classifies terminal statuses, spelling variants and unknown values', () => {
-    expect(classifyJobStatus('SUCCEEDED')).toBe('succeeded');
-    expect(classifyJobStatus(' succeeded ')).toBe('succeeded');
-    expect(classifyJobStatus('FAILED')).toBe('failed');
-    expect(classifyJobStatus('CANCELED')).toBe('canceled');
-    expect(classifyJobStatus('CANCELLED')).toBe('canceled');
-    expect(classifyJobStatus('SUCCESS')).toBe('unrecognised');
-    expect(classifyJobStatus('')).toBe('unrecognised');
-  });
-});
-
-describe('snapshotJobSchema', () => {
   it('parses a sparse, oddly typed record tolerantly', () => {
-    const job = snapshotJobSchema.parse({
+    const job = parse({
       id: 'MSSQL_DB_BACKUP_db_run:::0',
       status: 'RUNNING',
       progress: '142',
@@ -99,13 +72,12 @@ describe('snapshotJobSchema', () => {
       progress: 100,
       errorMessage: undefined,
     });
-    expect(
-      snapshotJobSchema.parse({ id: 'j', status: 'FAILED', error: { message: 'disk full' } })
-        .errorMessage,
-    ).toBe('disk full');
+    expect(parse({ id: 'j', status: 'FAILED', error: { message: 'disk full' } }).errorMessage).toBe(
+      'disk full',
+    );
   });
 
   it('requires an id and a status', () => {
-    expect(snapshotJobSchema.safeParse({ status: 'RUNNING' }).success).toBe(false);
+    expect(snapshotJobRecordSchema.safeParse({ status: 'RUNNING' }).success).toBe(false);
   });
 });

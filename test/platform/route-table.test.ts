@@ -54,7 +54,37 @@ describe('RouteTable', () => {
       'platform:\n  routes:\n    getWorkload:\n      path: /workloads/{id}\n',
     );
     await expect(loadSettings({ env: {}, cwd: wrong })).rejects.toThrow(
-      /paw\.yaml:4:\d+: platform\.routes\.getWorkload\.path: must use exactly the path parameters \{workloadId\}/,
+      /paw\.yaml:4:\d+: platform\.routes\.getWorkload\.path: paw cannot fill \{id\} for getWorkload; it must use \{workloadId\}; placeholders paw fills here: \{workloadId\}, \{clusterId\}/,
+    );
+  });
+
+  it('takes a route whose placeholders differ from the default, as long as paw can fill them', async () => {
+    // The platform's planned top-level job lookup drops the workload id.
+    const dir = await settingsFile(
+      'platform:\n  routes:\n    getSnapshotJobStatus:\n      path: /jobs/{jobId}\n' +
+        '    takeSnapshot:\n      path: /clusters/{clusterId}/objects/{workloadId}/snapshot\n',
+    );
+    const { settings } = await loadSettings({ env: {}, cwd: dir });
+    const table = new RouteTable(
+      new URL('https://acct.example'),
+      '/api/rest',
+      settings.platform.routes,
+    );
+    expect(
+      table.resolve('getSnapshotJobStatus', { workloadId: 'w', jobId: 'a:::0' }).url.pathname,
+    ).toBe('/api/rest/jobs/a%3A%3A%3A0');
+    expect(table.resolve('takeSnapshot', { workloadId: 'w', clusterId: 'c' }).url.pathname).toBe(
+      '/api/rest/clusters/c/objects/w/snapshot',
+    );
+    // A placeholder paw cannot fill for this call names the setting.
+    expect(() => table.resolve('takeSnapshot', { workloadId: 'w' })).toThrow(
+      /platform\.routes\.takeSnapshot: the route .* uses \{clusterId\}/,
+    );
+    const jobless = await settingsFile(
+      'platform:\n  routes:\n    getSnapshotJobStatus:\n      path: /workloads/{workloadId}/jobs\n',
+    );
+    await expect(loadSettings({ env: {}, cwd: jobless })).rejects.toThrow(
+      /getSnapshotJobStatus\.path: it must use \{jobId\}; placeholders paw fills here: \{jobId\}, \{workloadId\}, \{clusterId\}/,
     );
   });
 });

@@ -57,9 +57,9 @@ describe('no secret or token reaches a log or an error message', () => {
     const workload = await client.rest.workloads.get(vm);
     const trigger = await client.rest.workloads.takeSnapshot(workload);
     await waitForSnapshotJob({
-      read: (signal) => client.rest.workloads.snapshotJob(trigger, signal),
+      read: (signal) => client.rest.workloads.readSnapshotJob(trigger.tracking, signal),
       initial: trigger.job,
-      intervalMs: 20,
+      nextDelay: () => 20,
     });
     await client.rest.slaDomains.list().toArray();
     await client.rest.events.list().toArray(10);

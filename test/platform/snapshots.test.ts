@@ -47,13 +47,14 @@ describe('on-demand snapshots and their jobs', () => {
     const [sla] = await client.rest.slaDomains.list().toArray(1);
     const trigger = await client.rest.workloads.takeSnapshot(workload, { slaDomainId: sla?.id });
     expect(trigger.job.id).toMatch(/^CREATE_VSPHERE_SNAPSHOT_/);
-    expect(trigger.linkSource).toBe('metadata');
-    expect(trigger.statusUrl.origin).toBe(new URL(kit.sim.baseUrl).origin);
+    expect(trigger.tracking).toMatchObject({ via: 'job', jobId: trigger.job.id });
+    const statusUrl = trigger.tracking.via === 'job' ? trigger.tracking.statusUrl : undefined;
+    expect(new URL(statusUrl ?? '').origin).toBe(new URL(kit.sim.baseUrl).origin);
     const phases = new Set<string>();
     const result = await waitForSnapshotJob({
-      read: (signal) => client.rest.workloads.snapshotJob(trigger, signal),
+      read: (signal) => client.rest.workloads.readSnapshotJob(trigger.tracking, signal),
       initial: trigger.job,
-      intervalMs: 20,
+      nextDelay: () => 20,
       onUpdate: ({ phase }) => phases.add(phase),
     });
     expect(result).toMatchObject({ phase: 'succeeded', timedOut: false });
@@ -75,9 +76,9 @@ describe('on-demand snapshots and their jobs', () => {
     await kit.sim_('PUT', '/_sim/job-status-link', shape);
     const workload = await client.rest.workloads.get(sample('mssqlDatabase'));
     const trigger = await client.rest.workloads.takeSnapshot(workload);
-    expect(trigger.linkSource).toBe('metadata');
+    expect(trigger.tracking.via === 'job' && trigger.tracking.statusUrl).toMatch(/^http/);
     expect(trigger.job.id).toMatch(/^MSSQL_DB_BACKUP_/);
-    const job = await client.rest.workloads.snapshotJob(trigger);
+    const job = await client.rest.workloads.readSnapshotJob(trigger.tracking);
     expect(job.id).toBe(trigger.job.id);
     await kit.sim_('PUT', '/_sim/job-status-link', {});
   });
@@ -88,15 +89,15 @@ describe('on-demand snapshots and their jobs', () => {
     const error = await client.rest.workloads.takeSnapshot(workload).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedWorkloadTypeError);
     expect(error).toBeInstanceOf(InvalidRequestError);
-    expect((error as Error).message).toContain('VSPHERE_VM and MSSQL_DATABASE');
+    expect((error as Error).message).toContain('supported only for vSphere VMs (VSPHERE_VM)');
     expect((error as UnsupportedWorkloadTypeError).status).toBeUndefined();
     expect(await triggers()).toBe(before);
   });
 
   it('reports the platform refusing an unsupported type too (a client with a stale type)', async () => {
-    const id = sample('unsupportedType');
+    const workload = await client.rest.workloads.get(sample('unsupportedType'));
     const error = await client.rest.workloads
-      .takeSnapshot({ id, type: 'VSPHERE_VM' })
+      .takeSnapshot({ ...workload, type: 'VSPHERE_VM', kind: 'VSPHERE_VM' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error).toMatchObject({ status: 400, code: 'UNSUPPORTED_WORKLOAD_TYPE' });
@@ -114,9 +115,23 @@ describe('on-demand snapshots and their jobs', () => {
   });
 
   it('builds the job-status URL from the route table for a job known only by id', () => {
-    const handle = client.rest.workloads.jobHandleFor('w-1', 'CREATE_VSPHERE_SNAPSHOT_w-1_r:::0');
-    expect(handle.statusUrl.pathname).toBe(
+    const route = client.rest.client.routes.resolve('getSnapshotJobStatus', {
+      workloadId: 'w-1',
+      jobId: 'CREATE_VSPHERE_SNAPSHOT_w-1_r:::0',
+    });
+    expect(route.url.pathname).toBe(
       '/api/rest/workloads/w-1/snapshot-jobs/CREATE_VSPHERE_SNAPSHOT_w-1_r%3A%3A%3A0',
     );
+  });
+
+  it('follows a job known only by id through the route table', async () => {
+    const workload = await client.rest.workloads.get(sample('vsphereVm'));
+    const trigger = await client.rest.workloads.takeSnapshot(workload);
+    const job = await client.rest.workloads.readSnapshotJob({
+      via: 'job',
+      workloadId: workload.id,
+      jobId: trigger.job.id,
+    });
+    expect(job).toMatchObject({ id: trigger.job.id, workloadId: workload.id });
   });
 });

@@ -1,10 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/load-settings.js';
-import {
-  AuthenticationError,
-  ForeignOriginError,
-  ProtocolError,
-} from '../../src/platform/http/platform-errors.js';
+import { AuthenticationError, ProtocolError } from '../../src/platform/http/platform-errors.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
 import { captureLogs } from '../support/log-capture.js';
 import {
@@ -31,6 +27,7 @@ describe('platform misbehaviour, from a tiny local server', () => {
 
   async function platform(
     handler: TinyHandler,
+    logs = captureLogs(),
   ): Promise<{ server: TinyServer; client: PlatformClient }> {
     const server = await startTinyServer((request) => {
       if (request.url.pathname === '/api/client_token') return tokenAnswer(CLIENT_ID);
@@ -46,7 +43,7 @@ describe('platform misbehaviour, from a tiny local server', () => {
         PAW_PLATFORM_RETRY_BASE_DELAY_MS: '10',
       },
     });
-    const client = await createPlatformClient({ settings, logger: captureLogs().logger });
+    const client = await createPlatformClient({ settings, logger: logs.logger });
     clients.push(client);
     return { server, client };
   }
@@ -87,27 +84,86 @@ describe('platform misbehaviour, from a tiny local server', () => {
     ]);
   });
 
-  it('refuses a job-status link to a foreign origin before sending anything there', async () => {
+  it('never follows a job link to another origin with the token: it reads the job through the route table, warning once', async () => {
     const foreign = await startTinyServer(() => envelope({ id: 'j', status: 'SUCCEEDED' }));
     servers.push(foreign);
-    const { client } = await platform((request) =>
-      request.method === 'POST'
-        ? {
-            status: 202,
-            body: {
-              data: { id: 'CREATE_VSPHERE_SNAPSHOT_w_r:::0', status: 'QUEUED' },
-              error: null,
-              metadata: { jobStatusUrl: `${foreign.baseUrl}/steal-my-token` },
-            },
-          }
-        : undefined,
+    const logs = captureLogs();
+    const jobId = 'CREATE_VSPHERE_SNAPSHOT_w_r:::0';
+    const { client, server } = await platform(
+      (request) =>
+        request.method === 'POST'
+          ? {
+              status: 202,
+              body: {
+                data: { id: jobId, status: 'QUEUED' },
+                error: null,
+                metadata: { jobStatusUrl: `${foreign.baseUrl}/steal-my-token` },
+              },
+            }
+          : envelope({ id: jobId, status: 'RUNNING', progress: 40 }),
+      logs,
     );
-    const trigger = await client.rest.workloads.takeSnapshot({ id: 'w', type: 'VSPHERE_VM' });
-    expect(trigger.statusUrl.origin).toBe(foreign.baseUrl);
-    const error = await client.rest.workloads.snapshotJob(trigger).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ForeignOriginError);
-    expect((error as Error).message).toContain('refused');
+    const workload = {
+      id: 'w',
+      name: 'w',
+      type: 'VSPHERE_VM',
+      kind: 'VSPHERE_VM',
+      clusterId: undefined,
+      clusterName: undefined,
+      slaDomainId: undefined,
+      slaDomainName: undefined,
+    };
+    const trigger = await client.rest.workloads.takeSnapshot(workload);
+    expect(trigger.tracking).toEqual({
+      via: 'job',
+      workloadId: 'w',
+      jobId,
+      clusterId: undefined,
+      onDemandSnapshot: 'vsphere-vm',
+      statusUrl: undefined,
+    });
+    await client.rest.workloads.takeSnapshot(workload);
+    const job = await client.rest.workloads.readSnapshotJob(trigger.tracking);
+    expect(job).toMatchObject({ id: jobId, status: 'RUNNING', phase: 'in_progress', progress: 40 });
     expect(foreign.requests).toHaveLength(0);
+    expect(server.requests.map((request) => request.url.pathname)).toContain(
+      `/api/rest/workloads/w/snapshot-jobs/${encodeURIComponent(jobId)}`,
+    );
+    const warnings = logs.records().filter((line) => /another origin/.test(String(line['msg'])));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ linkOrigin: foreign.baseUrl });
+  });
+
+  it('resolves relative job links against the REST base, and paths under it against the platform', async () => {
+    const jobId = 'MSSQL_DB_BACKUP_w_r:::0';
+    for (const [link, expected] of [
+      ['snapshot-jobs/rel-1', '/api/rest/snapshot-jobs/rel-1'],
+      ['/jobs/rel-2', '/api/rest/jobs/rel-2'],
+      ['/api/rest/jobs/rel-3', '/api/rest/jobs/rel-3'],
+    ] as const) {
+      const { client, server } = await platform((request) =>
+        request.method === 'POST'
+          ? {
+              status: 202,
+              body: { data: { id: jobId, status: 'QUEUED' }, error: null, metadata: { link } },
+            }
+          : envelope({ id: jobId, status: 'SUCCEEDED' }),
+      );
+      const trigger = await client.rest.workloads.takeSnapshot({
+        id: 'w',
+        name: 'w',
+        type: 'Mssql',
+        kind: 'MSSQL_DATABASE',
+        clusterId: undefined,
+        clusterName: undefined,
+        slaDomainId: undefined,
+        slaDomainName: undefined,
+      });
+      expect(await client.rest.workloads.readSnapshotJob(trigger.tracking)).toMatchObject({
+        phase: 'succeeded',
+      });
+      expect(server.requests.at(-1)?.url.pathname).toBe(expected);
+    }
   });
 
   it('refuses a token issued for another client_id', async () => {

@@ -18,7 +18,7 @@ import { testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
 let connection: Redis;
 
 beforeAll(async () => {
-  connection = createRedisConnection({ url: testRedisUrl(), prefix: 'unused' }, 'service');
+  connection = createRedisConnection(redisSettingsFor(testRedisUrl(), 'unused'), 'service');
   await connectRedis(connection, testRedisUrl());
 });
 
@@ -143,7 +143,7 @@ describe('queue topology and producer', () => {
 
   it('fails fast with a clear message (and no password) when Redis is unreachable', async () => {
     const url = 'redis://user:hunter2@127.0.0.1:1';
-    const redis = createRedisConnection({ url, prefix: 'paw' }, 'command');
+    const redis = createRedisConnection(redisSettingsFor(url, 'paw'), 'command');
     const error = await connectRedis(redis, url).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RedisUnavailableError);
     expect((error as Error).message).toContain(
@@ -154,3 +154,7 @@ describe('queue topology and producer', () => {
     expect(redactRedisUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
   });
 });
+
+function redisSettingsFor(url: string, prefix: string) {
+  return settingsSchema.parse({ redis: { url, prefix } }).redis;
+}

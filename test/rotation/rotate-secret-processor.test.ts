@@ -227,7 +227,7 @@ describe('rotate-secret', () => {
     await processor.recover?.(new AbortController().signal);
 
     expect(await authenticates(harness.sim, own.file)).toBe(true);
-    expect(await readJournal(own.file)).toBeUndefined();
+    expect(await readJournal(own.file, own, harness.logs.logger)).toBeUndefined();
     expect(dependencies.platform.credentials.current().clientSecret.reveal()).toBe(
       await secretIn(own.file),
     );
@@ -236,7 +236,9 @@ describe('rotate-secret', () => {
   it('keeps a journal it cannot read and says how to fix it, without printing it', async () => {
     const app = await createTestAccount(harness.platform, harness.sim, dir, 'garbled');
     await writeFile(journalPathOf(app.file), '{"recoveryToken":"tok-should-not-leak"');
-    const failure = await readJournal(app.file).catch((error: unknown) => error);
+    const failure = await readJournal(app.file, app, harness.logs.logger).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(Error);
     expect(String(failure)).toMatch(/not a rotation journal paw can read/);
     expect(String(failure)).not.toContain('tok-should-not-leak');

@@ -45,7 +45,9 @@ describe('snapshot kind (in-process worker)', () => {
       expect(skipped.length).toBeGreaterThan(0);
       for (const item of skipped) {
         expect(item.targetType).toBe('LINUX_FILESET');
-        expect(item.reason).toMatch(/supported only for VSPHERE_VM and MSSQL_DATABASE/);
+        expect(item.reason).toMatch(
+          /^LINUX_FILESET: on-demand snapshots are supported only for vSphere VMs/,
+        );
         expect(stats.snapshotTriggers[item.target ?? '']).toBeUndefined();
       }
       expect(items.find((item) => item.itemKey === 'no-such-workload')).toMatchObject({

@@ -1,9 +1,11 @@
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { UsageError } from '../../errors/usage-error.js';
-import { writeCredentialsFile } from '../../platform/auth/credentials-file.js';
+import { sinkFolderFix, sinkFolderProblem } from '../../definitions/sink-folder.js';
+import { readCredentialsFile, writeCredentialsFile } from '../../platform/auth/credentials-file.js';
+import { parseServiceAccountId } from '../../platform/graphql/service-account-id.js';
 import type { NewServiceAccountSecret } from '../../platform/graphql/service-accounts.js';
 import type { ServiceAccount } from '../../platform/graphql/service-account-operations.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
@@ -27,6 +29,7 @@ const accountColumns: Column<ServiceAccount>[] = [
 interface SecretOptions extends PlatformCommandOptions {
   readonly out?: string;
   readonly printSecret?: boolean;
+  readonly force?: boolean;
 }
 
 function withSecretOptions(command: Command): Command {
@@ -38,14 +41,20 @@ function withSecretOptions(command: Command): Command {
     .option(
       '--print-secret',
       'also print the secret on standard output (it cannot be shown again later)',
-    );
+    )
+    .option('--force', "with --out: overwrite a file that holds another account's credentials");
 }
 
 /**
  * Checks, before the platform makes a secret that can never be shown again, that it will have
- * somewhere to go.
+ * somewhere to go: a folder paw can write and others cannot, and no other account's
+ * credentials in the way (unless `--force`). A link is written through to its target, as a
+ * rotation's sink is. `account` is the account being rotated (none for a new one).
  */
-async function prepareSecretDestination(options: SecretOptions): Promise<string | undefined> {
+async function prepareSecretDestination(
+  options: SecretOptions,
+  account: string | undefined,
+): Promise<string | undefined> {
   if (options.out === undefined && !options.printSecret) {
     throw new UsageError(
       'the new secret can never be shown again: give --out FILE to store it (recommended) or --print-secret',
@@ -57,6 +66,28 @@ async function prepareSecretDestination(options: SecretOptions): Promise<string 
     await access(dirname(file), constants.W_OK);
   } catch {
     throw new UsageError(`--out ${options.out}: cannot write to ${dirname(file)}`);
+  }
+  const unsafe = await sinkFolderProblem(file);
+  if (unsafe !== undefined)
+    throw new UsageError(`--out ${options.out}: ${unsafe}; ${sinkFolderFix(file)}`);
+  if (options.force !== true && existsSync(file)) {
+    const holder = await readCredentialsFile(file).then(
+      (credentials) => credentials.clientId,
+      () => undefined,
+    );
+    const own =
+      account === undefined
+        ? undefined
+        : parseServiceAccountId(account, 'rotateServiceAccountSecret').clientId;
+    if (holder === undefined || holder !== own) {
+      throw new UsageError(
+        `--out ${options.out}: ${
+          holder === undefined
+            ? 'exists and is not a credentials file'
+            : `holds the credentials of ${holder}`
+        }; paw will not overwrite it: choose another file, or pass --force`,
+      );
+    }
   }
   return file;
 }
@@ -78,6 +109,12 @@ async function deliverSecret(
         { cause: error },
       );
     }
+  }
+  if (issued.refusedAccessTokenOrigin !== undefined) {
+    output.warn(
+      `the platform's answer named the token address ${issued.refusedAccessTokenOrigin}, not the ` +
+        `platform paw called: ${file ?? 'the credentials'} keep${file === undefined ? '' : 's'} ${issued.accessTokenUri}`,
+    );
   }
   const json = {
     clientId: issued.clientId,
@@ -137,7 +174,7 @@ export function accountsCommand(): Command {
     ),
   ).action(
     async (options: SecretOptions & { name: string; description?: string; role: string[] }) => {
-      const file = await prepareSecretDestination(options);
+      const file = await prepareSecretDestination(options, undefined);
       await withPlatformClient(options, async ({ client, output }) => {
         const issued = await client.graphql.serviceAccounts.create({
           name: options.name,
@@ -168,7 +205,7 @@ export function accountsCommand(): Command {
         examples('paw accounts rotate client|<uuid> --out sa.json'),
     ),
   ).action(async (account: string, options: SecretOptions) => {
-    const file = await prepareSecretDestination(options);
+    const file = await prepareSecretDestination(options, account);
     await withPlatformClient(options, async ({ client, output }) => {
       const issued = await client.graphql.serviceAccounts.rotateSecret(account);
       await deliverSecret(output, issued, file, options, `paw accounts rotate ${account}`);

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { CLUSTER_TYPES, CONNECTION_STATES, type Cluster } from '../../platform/rest/clusters.js';
+import { CLUSTER_TYPES, CONNECTION_STATES, type Cluster } from '../../platform/records/cluster.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { examples, oneOf } from '../option-parsers.js';
 import { formatTable, type Column } from '../output/table.js';
@@ -42,7 +42,7 @@ export function clustersCommand(): Command {
         ListLimitOptions & { name?: string; type?: string; state?: string },
     ) =>
       withPlatformClient(options, async ({ client, output }) => {
-        const list = client.rest.clusters.list({
+        const list = client.api.clusters.list({
           name: options.name,
           type: options.type,
           connectionState: options.state,

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { EVENT_SEVERITIES, type PlatformEvent } from '../../platform/rest/events.js';
+import { EVENT_SEVERITIES, type PlatformEvent } from '../../platform/records/platform-event.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { examples, isoTime, oneOf } from '../option-parsers.js';
 import { formatTable, type Column } from '../output/table.js';
@@ -62,7 +62,7 @@ export function eventsCommand(): Command {
     ),
   ).action((options: EventOptions) =>
     withPlatformClient(options, async ({ client, output }) => {
-      const list = client.rest.events.list({
+      const list = client.api.events.list({
         objectId: options.object,
         type: options.type,
         status: options.status,

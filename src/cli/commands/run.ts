@@ -1,5 +1,9 @@
 import { Command } from 'commander';
-import { findDefinition, loadDefinitions } from '../../definitions/load-definitions.js';
+import {
+  checkOptionsFrom,
+  findDefinition,
+  loadDefinitions,
+} from '../../definitions/load-definitions.js';
 import { silentLogger } from '../../log/logger.js';
 import type { RunRecord } from '../../outcomes/outcome-records.js';
 import { OutcomeStore } from '../../outcomes/outcome-store.js';
@@ -47,7 +51,7 @@ export function runCommand(): Command {
     )
     .action(async (id: string, options: RunOptions) => {
       const { settings } = await loadCommandSettings(options);
-      const definitions = await loadDefinitions(settings.jobs.dir);
+      const definitions = await loadDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
       const { definition } = findDefinition(definitions, id, settings.jobs.dir);
 
       await withCommandRedis(settings, async (redis) => {

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { startPawServices } from '../../app/start-paw-services.js';
 import { displayPath } from '../../definitions/definition-problem.js';
-import { loadDefinitions } from '../../definitions/load-definitions.js';
+import { checkOptionsFrom, loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { formatInTimeZone } from '../../time/time-zone.js';
@@ -30,7 +30,7 @@ export function schedulerCommand(): Command {
         process.stderr.write(`paw scheduler: ${line}\n`);
       };
       const logger = createLogger({ level: settings.log.level, base: { component: 'scheduler' } });
-      const loaded = await loadDefinitions(settings.jobs.dir);
+      const loaded = await loadDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
       const definitions = loaded.map((entry) => entry.definition);
       const disabled = definitions.filter((definition) => !definition.enabled).length;
       status(

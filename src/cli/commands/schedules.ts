@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { InvalidDefinitionsError } from '../../definitions/definition-problem.js';
-import { checkDefinitions } from '../../definitions/load-definitions.js';
+import { checkDefinitions, checkOptionsFrom } from '../../definitions/load-definitions.js';
 import { CronSchedule } from '../../scheduler/cron-schedule.js';
 import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
@@ -19,7 +19,7 @@ export function schedulesCommand(): Command {
     .option('--json', 'print the schedules as JSON')
     .action(async (options: { jobs?: string; count: number; json?: boolean }) => {
       const { settings } = await loadCommandSettings(options);
-      const report = await checkDefinitions(settings.jobs.dir);
+      const report = await checkDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
       if (report.problems.length > 0) throw new InvalidDefinitionsError(report.problems);
       const now = new Date();
       const schedules = report.definitions.map(({ definition, file }) => {

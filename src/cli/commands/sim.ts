@@ -5,6 +5,8 @@ import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { faultsSchema } from '../../simulator/fault-rules.js';
 import { simulatorOptionsSchema, type SimulatorOptions } from '../../simulator/options.js';
+import { REST_LAYOUTS } from '../../simulator/rest-layouts.js';
+import { SIM_VOCABULARIES } from '../../simulator/sim-vocabulary.js';
 import { startSimulator, type SimulatorHandle } from '../../simulator/simulator.js';
 import { describeIssues, readYamlFile, type YamlDocument } from '../../yaml/yaml-file.js';
 
@@ -26,6 +28,10 @@ interface SimFlags {
   failureRate?: number;
   cancelRate?: number;
   jobStatusLink?: string;
+  jobStatusLinkTarget?: string;
+  vocabulary?: string;
+  eventsWithoutJobIds?: boolean;
+  restLayout?: string;
   redirectUri?: string[];
   faults?: string;
   config?: string;
@@ -53,6 +59,10 @@ const FLAG_PATHS: Record<
   failureRate: ['jobs', 'failureRate'],
   cancelRate: ['jobs', 'cancelRate'],
   jobStatusLink: ['jobStatusLink', 'shape'],
+  jobStatusLinkTarget: ['jobStatusLink', 'target'],
+  vocabulary: ['vocabulary'],
+  eventsWithoutJobIds: ['eventsWithoutJobIds'],
+  restLayout: ['restLayout'],
   redirectUri: ['oauth', 'redirectUris'],
 };
 
@@ -71,6 +81,10 @@ const FLAG_NAMES: Record<keyof typeof FLAG_PATHS, string> = {
   failureRate: '--failure-rate',
   cancelRate: '--cancel-rate',
   jobStatusLink: '--job-status-link',
+  jobStatusLinkTarget: '--job-status-link-target',
+  vocabulary: '--vocabulary',
+  eventsWithoutJobIds: '--events-without-job-ids',
+  restLayout: '--rest-layout',
   redirectUri: '--redirect-uri',
 };
 
@@ -144,6 +158,28 @@ export function simCommand(): Command {
         '--job-status-link <shape>',
         'shape of the job-status link in a trigger’s metadata',
       ).choices(['jobStatusUrl', 'jobStatusLink', 'link', 'href', 'links']),
+    )
+    .addOption(
+      new Option(
+        '--job-status-link-target <target>',
+        "whose origin the job links name: the platform's, or the workload's cluster node (as the real platform's do)",
+      ).choices(['platform', 'cluster-node']),
+    )
+    .addOption(
+      new Option(
+        '--vocabulary <words>',
+        "the words of REST records and job statuses: this project's model, or the GraphQL schema's",
+      ).choices([...SIM_VOCABULARIES]),
+    )
+    .option(
+      '--events-without-job-ids',
+      'REST events carry no job id, as the real platform’s activity records',
+    )
+    .addOption(
+      new Option(
+        '--rest-layout <layout>',
+        'where the REST routes live: the default, or v2 (moved and renamed, docs/platform-model.md)',
+      ).choices([...REST_LAYOUTS]),
     )
     .option('--redirect-uri <uri>', 'a redirect URI of the OAuth application (repeatable)', collect)
     .option('--faults <file>', 'YAML or JSON fault configuration (docs/simulator.md, "Faults")')

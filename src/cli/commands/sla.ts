@@ -1,12 +1,14 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors/usage-error.js';
 import {
-  FREQUENCY_UNITS,
-  RETENTION_UNITS,
   SLA_FILTER_FIELDS,
   type SlaDomain,
-  type SlaDomainChanges,
   type SlaDomainFilter,
+} from '../../platform/records/sla-domain.js';
+import {
+  FREQUENCY_UNITS,
+  RETENTION_UNITS,
+  type SlaDomainChanges,
 } from '../../platform/rest/sla-domains.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { collect, examples, oneOf, positiveInteger } from '../option-parsers.js';
@@ -180,7 +182,7 @@ export function slaCommand(): Command {
       }
       return withPlatformClient(options, async ({ client, output }) => {
         const items = await collectList(
-          client.rest.slaDomains.list(filters[0] ?? {}),
+          client.api.slaDomains.list(filters[0] ?? {}),
           options,
           output,
         );
@@ -197,7 +199,7 @@ export function slaCommand(): Command {
       .addHelpText('after', examples('paw sla get <slaDomainId>')),
   ).action((id: string, options: PlatformCommandOptions) =>
     withPlatformClient(options, async ({ client, output }) =>
-      showSla(output, await client.rest.slaDomains.get(id)),
+      showSla(output, await client.api.slaDomains.get(id)),
     ),
   );
 
@@ -320,7 +322,7 @@ export function slaCommand(): Command {
         ),
     ).action((id: string, options: PlatformCommandOptions & { cluster?: string[] }) =>
       withPlatformClient(options, async ({ client, output }) =>
-        showSla(output, await client.rest.slaDomains[name](id, options.cluster)),
+        showSla(output, await client.api.slaDomains[name](id, options.cluster)),
       ),
     );
   }

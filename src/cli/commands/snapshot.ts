@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors/usage-error.js';
-import type { JobPhase } from '../../platform/jobs/job-status.js';
 import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
+import { nextPollDelay } from '../../platform/jobs/poll-delay.js';
 import { waitForSnapshotJob } from '../../platform/jobs/wait-for-snapshot-job.js';
-import { SNAPSHOT_WORKLOAD_TYPES, isSnapshotSupported } from '../../platform/rest/workloads.js';
+import type { JobPhase } from '../../platform/vocabulary/vocabulary.js';
 import { ExitCode } from '../exit-codes.js';
 import { examples, positiveSeconds } from '../option-parsers.js';
 import { ProgressLine, progressBar } from '../output/progress-line.js';
@@ -42,7 +42,7 @@ export function snapshotCommand(): Command {
       .option('--timeout <seconds>', 'with --wait: stop waiting after this long', positiveSeconds)
       .option(
         '--poll-interval <seconds>',
-        'with --wait: seconds between status reads (default: platform.snapshotPollIntervalMs)',
+        'with --wait: seconds between status reads (default: as the worker polls, worker.snapshotPoll)',
         positiveSeconds,
       )
       .addHelpText(
@@ -56,11 +56,18 @@ export function snapshotCommand(): Command {
       ),
   ).action((workloadId: string, options: SnapshotOptions) =>
     withPlatformClient(options, async ({ client, output, loaded }) => {
-      const workload = await client.rest.workloads.get(workloadId);
-      if (!isSnapshotSupported(workload.type)) {
+      const { api } = client;
+      const workload = await api.workloads.get(workloadId);
+      const decision = api.vocabulary.snapshotDecision(workload.type);
+      if (decision.action === 'skip') {
         throw new UsageError(
-          `workload ${workload.name} (${workload.id}) is of type ${workload.type}: on-demand snapshots are ` +
-            `supported only for ${SNAPSHOT_WORKLOAD_TYPES.join(' and ')}; nothing was triggered`,
+          `workload ${workload.name} (${workload.id}): ${decision.reason}; nothing was triggered`,
+        );
+      }
+      if (decision.kind === undefined) {
+        output.warn(
+          `workload ${workload.name} is a "${workload.type}", a type paw does not recognise: ` +
+            'sending the snapshot anyway; the platform decides',
         );
       }
       if (options.sla === undefined && workload.slaDomainId == null) {
@@ -70,7 +77,7 @@ export function snapshotCommand(): Command {
             'Pass --sla <slaDomainId> to give it a retention (see `paw sla list`).',
         );
       }
-      const trigger = await client.rest.workloads.takeSnapshot(workload, {
+      const trigger = await api.workloads.takeSnapshot(workload, {
         slaDomainId: options.sla,
       });
       if (!options.wait) {
@@ -86,16 +93,28 @@ export function snapshotCommand(): Command {
       }
 
       output.note(`snapshot job ${trigger.job.id} started for ${workload.name}`);
+      const triggeredAt = Date.now();
       const progress = new ProgressLine();
       const stop = new AbortController();
       const onSignal = () => stop.abort(new Error('interrupted'));
       process.once('SIGINT', onSignal);
       try {
         const result = await waitForSnapshotJob({
-          read: (signal) => client.rest.workloads.snapshotJob(trigger, signal),
+          read: (signal) => api.workloads.readSnapshotJob(trigger.tracking, signal),
           initial: trigger.job,
-          intervalMs:
-            (options.pollInterval ?? 0) * 1000 || loaded.settings.platform.snapshotPollIntervalMs,
+          nextDelay: (last) => {
+            if (options.pollInterval !== undefined) return options.pollInterval * 1000;
+            // As the worker polls: often at first, then by the job's age and progress.
+            const now = Date.now();
+            return nextPollDelay({
+              now,
+              triggeredAt,
+              startedAt: last?.startTime === undefined ? undefined : Date.parse(last.startTime),
+              progress: last?.progress,
+              deadline: Number.POSITIVE_INFINITY,
+              ...loaded.settings.worker.snapshotPoll,
+            });
+          },
           timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
           signal: stop.signal,
           onUpdate: ({ job }) => progress.update(`${progressBar(job.progress)}  ${job.status}`),
@@ -137,7 +156,8 @@ export function snapshotCommand(): Command {
 }
 
 function jobJson(job: SnapshotJob, phase: JobPhase | undefined, timedOut = false): unknown {
-  return { ...job, ...(phase === undefined ? {} : { phase, timedOut }) };
+  const { phase: _classified, ...fields } = job;
+  return { ...fields, ...(phase === undefined ? {} : { phase, timedOut }) };
 }
 
 function describe(error: unknown): string {

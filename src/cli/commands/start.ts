@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { startPawServices } from '../../app/start-paw-services.js';
 import { displayPath } from '../../definitions/definition-problem.js';
-import { loadDefinitions } from '../../definitions/load-definitions.js';
+import { checkOptionsFrom, loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { loadCommandSettings } from '../command-settings.js';
@@ -36,9 +36,9 @@ export function startCommand(): Command {
         process.stderr.write(`paw start: ${line}\n`);
       };
       const logger = createLogger({ level: settings.log.level, base: { component: 'paw' } });
-      const definitions = (await loadDefinitions(settings.jobs.dir)).map(
-        (entry) => entry.definition,
-      );
+      const definitions = (
+        await loadDefinitions(settings.jobs.dir, checkOptionsFrom(settings))
+      ).map((entry) => entry.definition);
       status(
         `${definitions.length} definition${definitions.length === 1 ? '' : 's'} from ${displayPath(settings.jobs.dir)}`,
       );

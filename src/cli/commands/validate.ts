@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { checkDefinitions } from '../../definitions/load-definitions.js';
+import { checkDefinitions, checkOptionsFrom } from '../../definitions/load-definitions.js';
 import { displayPath, formatProblem } from '../../definitions/definition-problem.js';
 import { CronSchedule } from '../../scheduler/cron-schedule.js';
 import { ExitCode } from '../exit-codes.js';
@@ -21,7 +21,7 @@ export function validateCommand(): Command {
     )
     .action(async (options: { jobs?: string; json?: boolean }) => {
       const { settings } = await loadCommandSettings(options);
-      const report = await checkDefinitions(settings.jobs.dir);
+      const report = await checkDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
       const now = new Date();
       const valid = report.problems.length === 0;
       if (options.json === true) {

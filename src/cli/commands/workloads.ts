@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import type { Snapshot, Workload } from '../../platform/rest/workloads.js';
+import type { Snapshot } from '../../platform/records/snapshot.js';
+import type { Workload } from '../../platform/records/workload.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { examples } from '../option-parsers.js';
 import { formatFields, formatTable, type Column } from '../output/table.js';
@@ -60,7 +61,7 @@ export function workloadsCommand(): Command {
         ListLimitOptions & { name?: string; type?: string; cluster?: string; sla?: string },
     ) =>
       withPlatformClient(options, async ({ client, output }) => {
-        const list = client.rest.workloads.list({
+        const list = client.api.workloads.list({
           name: options.name,
           type: options.type,
           clusterId: options.cluster,
@@ -79,7 +80,7 @@ export function workloadsCommand(): Command {
       .addHelpText('after', examples('paw workloads get 3f0c...-...')),
   ).action((workloadId: string, options: PlatformCommandOptions) =>
     withPlatformClient(options, async ({ client, output }) => {
-      const workload = await client.rest.workloads.get(workloadId);
+      const workload = await client.api.workloads.get(workloadId);
       output.result(workload, () =>
         formatFields([
           ['id', workload.id],
@@ -107,7 +108,7 @@ export function workloadsCommand(): Command {
     ),
   ).action((workloadId: string, options: PlatformCommandOptions & ListLimitOptions) =>
     withPlatformClient(options, async ({ client, output }) => {
-      const items = await collectList(client.rest.workloads.snapshots(workloadId), options, output);
+      const items = await collectList(client.api.workloads.snapshots(workloadId), options, output);
       output.result(items, () => formatTable(snapshotColumns, items));
     }),
   );

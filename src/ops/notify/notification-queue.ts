@@ -1,6 +1,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings-schema.js';
+import { quietQueue } from '../../queue/quiet-queue.js';
 import type { Logger } from '../../log/logger.js';
 import { PAW_BACKOFF_TYPE } from '../../queue/backoff.js';
 
@@ -31,11 +32,13 @@ export function notifyJobOptions(settings: Settings['notifications']): JobsOptio
 
 /** The notification queue on `connection` (the caller closes it; the connection is its owner's). */
 export function createNotifyQueue(connection: Redis, settings: Settings): Queue<NotifyJobData> {
-  return new Queue<NotifyJobData>(NOTIFY_QUEUE_NAME, {
-    connection,
-    prefix: settings.redis.prefix,
-    defaultJobOptions: notifyJobOptions(settings.notifications),
-  });
+  return quietQueue(
+    new Queue<NotifyJobData>(NOTIFY_QUEUE_NAME, {
+      connection,
+      prefix: settings.redis.prefix,
+      defaultJobOptions: notifyJobOptions(settings.notifications),
+    }),
+  );
 }
 
 /**

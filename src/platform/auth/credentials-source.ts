@@ -36,7 +36,8 @@ type PlatformSettings = Settings['platform'];
  * Resolves the configured credentials: a credentials file (`--credentials FILE`,
  * `PAW_CREDENTIALS_FILE`) or `PAW_PLATFORM_URL` + `PAW_CLIENT_ID` + `PAW_CLIENT_SECRET`. Both at
  * once, or a partial set, is a {@link UsageError}; so is plain http:// to anything but loopback
- * (unless allowed). `PAW_PLATFORM_URL` alone gives a base URL without credentials, which is all
+ * (unless allowed). `PAW_PLATFORM_URL` with a credentials file pins the platform: a file whose
+ * token address is elsewhere is refused, naming both. `PAW_PLATFORM_URL` alone gives a base URL without credentials, which is all
  * `paw login` needs; asking such a source for credentials fails with how to provide them.
  */
 export async function resolveCredentialsSource(
@@ -49,14 +50,23 @@ export async function resolveCredentialsSource(
   ].filter((name) => name !== undefined);
 
   if (platform.credentialsFile !== undefined) {
-    if (loose.length > 0) {
+    const credentialsToo = loose.filter((name) => !name.startsWith('PAW_PLATFORM_URL'));
+    if (credentialsToo.length > 0) {
       throw new UsageError(
         `contradictory platform credentials: a credentials file (${platform.credentialsFile}) and ` +
-          `${loose.join(', ')} are both set; use one or the other`,
+          `${credentialsToo.join(', ')} are both set; use one or the other`,
       );
     }
     const file = platform.credentialsFile;
     const first = await readCredentialsFile(file);
+    // With both, PAW_PLATFORM_URL pins the platform: the file's secret goes nowhere else.
+    if (platform.url !== undefined && new URL(platform.url).origin !== first.baseUrl.origin) {
+      throw new UsageError(
+        `${file}: its access_token_uri is on ${first.baseUrl.origin}, but the configured platform ` +
+          `(PAW_PLATFORM_URL, platform.url) is ${new URL(platform.url).origin}; paw will not send ` +
+          'the secret to another origin: use the credentials file of that platform, or correct the setting',
+      );
+    }
     assertTransportSecurity(first.baseUrl, {
       allowInsecureHttp: platform.allowInsecureHttp,
       setting: `${file}: access_token_uri`,

@@ -16,7 +16,13 @@ import {
 
 /** A new or rotated secret, with the token endpoint resolved to an absolute URL. */
 export interface NewServiceAccountSecret extends Omit<IssuedCredentials, 'accessTokenUri'> {
+  /** The token endpoint on the platform paw called: the only address these credentials go to. */
   readonly accessTokenUri: string;
+  /**
+   * The origin the platform's answer named instead, when it named another one: never written
+   * into a credentials file (the next user of the file would post the secret there), reported.
+   */
+  readonly refusedAccessTokenOrigin?: string;
 }
 
 /** Service-account management through GraphQL (spec 4.3). */
@@ -86,14 +92,20 @@ export class ServiceAccountsApi {
   }
 
   /**
-   * The spec leaves the form of `accessTokenUri` open: a relative one is resolved against
-   * `{base_url}`, a missing one is the platform's token endpoint.
+   * The token endpoint to keep with the new secret. The spec leaves the form of
+   * `accessTokenUri` open: a relative one is resolved against `{base_url}`, a missing one is the
+   * platform's token endpoint. One on another origin is not trusted: the credentials keep the
+   * endpoint of the platform paw called, and the other origin is reported.
    */
   private withTokenUri(issued: IssuedCredentials, operation: string): NewServiceAccountSecret {
-    const uri =
+    const trusted = appendPath(this.baseUrl, TOKEN_ENDPOINT_PATH);
+    const answered =
       issued.accessTokenUri === undefined || issued.accessTokenUri === ''
-        ? appendPath(this.baseUrl, TOKEN_ENDPOINT_PATH)
+        ? trusted
         : resolvePlatformLink(issued.accessTokenUri, this.baseUrl, operation);
-    return { ...issued, accessTokenUri: uri.href };
+    const { accessTokenUri: _answered, ...rest } = issued;
+    return answered.origin === this.baseUrl.origin
+      ? { ...rest, accessTokenUri: answered.href }
+      : { ...rest, accessTokenUri: trusted.href, refusedAccessTokenOrigin: answered.origin };
   }
 }

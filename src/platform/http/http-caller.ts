@@ -3,7 +3,7 @@ import type { Secret } from '../../config/secret.js';
 import type { Logger } from '../../log/logger.js';
 import { safelyNotify, type PlatformObserver } from '../platform-observer.js';
 import type { HttpMethod } from '../rest/default-routes.js';
-import { backoffDelay, type BackoffPolicy } from './backoff.js';
+import { jitteredBackoff } from '../../time/backoff.js';
 import { errorFromResponse } from './error-factory.js';
 import type { HttpTransport, IncomingResponse } from './http-transport.js';
 import { isSafeToRepeat } from './is-retryable.js';
@@ -53,7 +53,7 @@ export interface HttpCallerOptions {
   readonly logger: Logger;
   /** Attempts per request, the first included. */
   readonly attempts: number;
-  readonly backoff: BackoffPolicy;
+  readonly backoff: { readonly baseDelayMs: number; readonly maxDelayMs: number };
   readonly userAgent: string;
   /** Told about every attempt (metrics); never about a URL, a header or a body. */
   readonly observer?: PlatformObserver;
@@ -150,7 +150,11 @@ export class HttpCaller {
       if (isPlatformError(error) && error.kind === 'rate_limited') this.options.gate.rateLimited();
       if (attempt >= this.options.attempts || !isSafeToRepeat(error, spec.idempotent)) throw error;
 
-      const delayMs = backoffDelay(attempt, this.options.backoff);
+      const delayMs = jitteredBackoff(
+        attempt,
+        this.options.backoff.baseDelayMs,
+        this.options.backoff.maxDelayMs,
+      );
       this.options.logger.debug(
         { operationId: spec.operation, attempt, delayMs },
         'retrying platform call',

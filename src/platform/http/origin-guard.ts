@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors/usage-error.js';
+import { isLoopback } from '../../net/loopback.js';
 import { appendPath } from './append-path.js';
 import { ForeignOriginError, ProtocolError } from './platform-errors.js';
 
@@ -54,9 +55,4 @@ export function assertTransportSecurity(
     `${options.setting}: ${url.origin} uses plain http://; use https://, or set ` +
       'platform.allowInsecureHttp (PAW_PLATFORM_ALLOW_INSECURE_HTTP=true) if you really mean it',
   );
-}
-
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isRetryable } from '../http/is-retryable.js';
-import { classifyJobStatus, isTerminal, type JobPhase } from './job-status.js';
+import type { JobPhase } from '../vocabulary/vocabulary.js';
+import { hasEnded } from './job-status.js';
 import type { SnapshotJob } from './snapshot-job.js';
 
 export interface JobUpdate {
@@ -9,10 +10,10 @@ export interface JobUpdate {
 }
 
 export interface WaitForSnapshotJobOptions {
-  /** Reads the job's current record (e.g. `workloads.snapshotJob(handle, signal)`). */
+  /** Reads the job's current record (e.g. `api.workloads.readSnapshotJob(tracking, signal)`). */
   readonly read: (signal?: AbortSignal) => Promise<SnapshotJob>;
-  /** Pause between reads. */
-  readonly intervalMs: number;
+  /** The pause before the next read, given the last record seen (poll-delay.ts decides for paw). */
+  readonly nextDelay: (last: SnapshotJob | undefined) => number;
   /** The record the trigger returned, if any: no read is needed to know where it starts. */
   readonly initial?: SnapshotJob | undefined;
   /** Called after every read, for progress displays. */
@@ -45,7 +46,7 @@ export async function waitForSnapshotJob(options: WaitForSnapshotJobOptions): Pr
   const maxFailures = options.maxConsecutiveFailures ?? 5;
   let last: JobUpdate | undefined;
   if (options.initial !== undefined) {
-    last = { job: options.initial, phase: classifyJobStatus(options.initial.status) };
+    last = { job: options.initial, phase: options.initial.phase };
     options.onUpdate?.(last);
     const done = finished(last);
     if (done) return done;
@@ -54,7 +55,7 @@ export async function waitForSnapshotJob(options: WaitForSnapshotJobOptions): Pr
   for (;;) {
     const remaining = deadline - Date.now();
     if (remaining <= 0 && last !== undefined) return { ...last, timedOut: true };
-    await sleep(Math.min(options.intervalMs, Math.max(0, remaining)), undefined, {
+    await sleep(Math.min(options.nextDelay(last?.job), Math.max(0, remaining)), undefined, {
       signal: options.signal,
     });
     let job: SnapshotJob;
@@ -66,7 +67,7 @@ export async function waitForSnapshotJob(options: WaitForSnapshotJobOptions): Pr
       options.onReadFailure?.(error, failures);
       continue;
     }
-    last = { job, phase: classifyJobStatus(job.status) };
+    last = { job, phase: job.phase };
     options.onUpdate?.(last);
     const done = finished(last);
     if (done) return done;
@@ -74,9 +75,5 @@ export async function waitForSnapshotJob(options: WaitForSnapshotJobOptions): Pr
 }
 
 function finished(update: JobUpdate): WaitResult | undefined {
-  if (isTerminal(update.phase)) return { ...update, timedOut: false };
-  if (update.phase === 'unrecognised' && update.job.endTime !== undefined) {
-    return { ...update, timedOut: false };
-  }
-  return undefined;
+  return hasEnded(update.job) ? { ...update, timedOut: false } : undefined;
 }

@@ -58,6 +58,35 @@ export class Paginated<T> implements AsyncIterable<T> {
     for await (const page of this.pages()) yield* page.nodes;
   }
 
+  /**
+   * The items for which `keep` is true, page by page (a filtered page may be empty; `count` is
+   * then unknown). For filters the platform cannot apply itself.
+   */
+  filter(keep: (item: T) => boolean): Paginated<T> {
+    return new Paginated(
+      this.operation,
+      async (after, signal) => {
+        const page = await this.fetchPage(after, signal);
+        return { ...page, nodes: page.nodes.filter(keep), count: undefined };
+      },
+      this.signal,
+    );
+  }
+
+  /** Each item turned into another by `map`, a page at a time (in order). */
+  mapAsync<U>(map: (item: T) => Promise<U>): Paginated<U> {
+    return new Paginated(
+      this.operation,
+      async (after, signal) => {
+        const page = await this.fetchPage(after, signal);
+        const nodes: U[] = [];
+        for (const node of page.nodes) nodes.push(await map(node));
+        return { ...page, nodes };
+      },
+      this.signal,
+    );
+  }
+
   /** Collects up to `limit` items (all of them when no limit is given). */
   async toArray(limit = Number.POSITIVE_INFINITY): Promise<T[]> {
     const items: T[] = [];

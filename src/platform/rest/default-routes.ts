@@ -45,3 +45,65 @@ export const REST_OPERATION_IDS = Object.keys(DEFAULT_ROUTES) as [
 export function pathParameters(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z][A-Za-z0-9_]*)\}/g)].map((match) => match[1] ?? '');
 }
+
+/** A value paw can put into a route's path. */
+export const ROUTE_PLACEHOLDERS = ['workloadId', 'jobId', 'slaDomainId', 'clusterId'] as const;
+export type RoutePlaceholder = (typeof ROUTE_PLACEHOLDERS)[number];
+
+/**
+ * The placeholders paw can fill for each operation: a route override may use any of them, and
+ * must use the `required` ones (without them every call would go to the same URL). The platform
+ * plans a top-level job lookup by job id, so a job-status route may drop the workload id.
+ */
+export const ROUTE_FILLS: Readonly<
+  Record<
+    RestOperationId,
+    {
+      readonly required: readonly RoutePlaceholder[];
+      readonly optional: readonly RoutePlaceholder[];
+    }
+  >
+> = {
+  listWorkloads: { required: [], optional: [] },
+  getWorkload: { required: ['workloadId'], optional: ['clusterId'] },
+  listWorkloadSnapshots: { required: ['workloadId'], optional: ['clusterId'] },
+  takeSnapshot: { required: ['workloadId'], optional: ['clusterId'] },
+  getSnapshotJobStatus: { required: ['jobId'], optional: ['workloadId', 'clusterId'] },
+  listSlaDomains: { required: [], optional: [] },
+  createSlaDomain: { required: [], optional: [] },
+  getSlaDomain: { required: ['slaDomainId'], optional: [] },
+  updateSlaDomain: { required: ['slaDomainId'], optional: [] },
+  deleteSlaDomain: { required: ['slaDomainId'], optional: [] },
+  assignSlaDomain: { required: ['slaDomainId'], optional: [] },
+  removeProtection: { required: ['slaDomainId'], optional: [] },
+  pauseSlaDomain: { required: ['slaDomainId'], optional: [] },
+  resumeSlaDomain: { required: ['slaDomainId'], optional: [] },
+  listClusters: { required: [], optional: [] },
+  listEvents: { required: [], optional: [] },
+};
+
+/**
+ * What is wrong with a route path's placeholders for an operation (unknown to paw, or a
+ * required one missing), or undefined when paw can fill it.
+ */
+export function routePlaceholderProblem(
+  operationId: RestOperationId,
+  path: string,
+): string | undefined {
+  const { required, optional } = ROUTE_FILLS[operationId];
+  const fillable: readonly string[] = [...required, ...optional];
+  const given = pathParameters(path);
+  const unknown = given.filter((name) => !fillable.includes(name));
+  const missing = required.filter((name) => !given.includes(name));
+  if (unknown.length === 0 && missing.length === 0) return undefined;
+  const list = (names: readonly string[]): string =>
+    names.map((name) => `{${name}}`).join(', ') || '(none)';
+  return (
+    [
+      unknown.length > 0 ? `paw cannot fill ${list(unknown)} for ${operationId}` : undefined,
+      missing.length > 0 ? `it must use ${list(missing)}` : undefined,
+    ]
+      .filter((part) => part !== undefined)
+      .join('; ') + `; placeholders paw fills here: ${list(fillable)}`
+  );
+}

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import type { EventOperations } from '../api/platform-api.js';
 import type { Paginated } from '../pagination/paginated.js';
+import type { EventFilters, PlatformEvent } from '../records/platform-event.js';
+import type { FieldAliases } from './field-aliases.js';
 import type { RestClient } from './rest-client.js';
 
-export const EVENT_SEVERITIES = ['SEVERITY_INFO', 'SEVERITY_WARNING', 'SEVERITY_CRITICAL'] as const;
-
-/** An activity event; every enum-like field accepts values paw does not know. */
-export const eventSchema = z.looseObject({
+/** An activity event; every enum-like field accepts words paw does not know. */
+const eventRecordSchema = z.looseObject({
   id: z.string().min(1),
   time: z.string(),
   type: z.string().nullish(),
@@ -16,25 +17,26 @@ export const eventSchema = z.looseObject({
   objectType: z.string().nullish(),
   clusterId: z.string().nullish(),
   jobId: z.string().nullish(),
+  isOnDemand: z.boolean().nullish(),
+  startTime: z.string().nullish(),
   message: z.string().nullish(),
 });
-export type PlatformEvent = z.output<typeof eventSchema>;
 
-export interface EventFilters {
-  readonly objectId?: string | undefined;
-  readonly type?: string | undefined;
-  readonly status?: string | undefined;
-  readonly severity?: string | undefined;
-  /** ISO 8601, inclusive. */
-  readonly startTime?: string | undefined;
-  readonly endTime?: string | undefined;
-}
+/** Activity events through the task-based REST interface. */
+export class EventsApi implements EventOperations {
+  private readonly schema;
 
-export class EventsApi {
-  constructor(private readonly rest: RestClient) {}
+  constructor(
+    private readonly rest: RestClient,
+    aliases: FieldAliases,
+  ) {
+    this.schema = aliases
+      .schemaFor('event', eventRecordSchema)
+      .transform((record): PlatformEvent => record);
+  }
 
   /** Newest first. */
   list(filters: EventFilters = {}, signal?: AbortSignal): Paginated<PlatformEvent> {
-    return this.rest.collection('listEvents', eventSchema, { query: { ...filters }, signal });
+    return this.rest.collection('listEvents', this.schema, { query: { ...filters }, signal });
   }
 }

@@ -1,5 +1,7 @@
 import type { Settings } from '../../config/settings-schema.js';
 import { appendPath } from '../http/append-path.js';
+import { ProtocolError } from '../http/platform-errors.js';
+import { UsageError } from '../../errors/usage-error.js';
 import {
   DEFAULT_ROUTES,
   pathParameters,
@@ -44,6 +46,11 @@ export class RouteTable {
     return this.routes[operationId].method;
   }
 
+  /** The path in effect, relative to the REST base path (`/workloads/{workloadId}`). */
+  path(operationId: RestOperationId): string {
+    return this.routes[operationId].path;
+  }
+
   /**
    * The URL of an operation. Path parameters are percent-encoded (job ids hold `:`); query
    * parameters that are undefined are left out.
@@ -56,7 +63,10 @@ export class RouteTable {
     const route = this.routes[operationId];
     for (const name of pathParameters(route.path)) {
       if (parameters[name] === undefined || parameters[name] === '') {
-        throw new TypeError(`${operationId}: path parameter ${name} is missing`);
+        throw new UsageError(
+          `platform.routes.${operationId}: the route ${route.path} uses {${name}}, which paw ` +
+            'does not know for this call; use the placeholders paw fills for it (docs/configuration.md)',
+        );
       }
     }
     const path = route.path.replace(/\{([A-Za-z][A-Za-z0-9_]*)\}/g, (_, name: string) =>
@@ -72,5 +82,33 @@ export class RouteTable {
       template: `${this.restBasePath}${route.path}`,
       url,
     };
+  }
+
+  /**
+   * Resolves a link the platform handed out. An absolute link stays as it is (the origin guard
+   * judges it where it is used). A path under `{base_url}` (it starts with the REST base path,
+   * `/api/` or `{base_url}`'s own path) is resolved against `{base_url}`; any other path, and a
+   * relative one, against the REST base: a beta interface may answer `/workloads/...` or
+   * `snapshot-jobs/...` meaning its own routes.
+   */
+  resolveLink(link: string, operation: string): URL {
+    try {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('//')) {
+        return new URL(link, this.baseUrl);
+      }
+      const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
+      if (prefix !== '' && link.startsWith(`${prefix}/`)) return new URL(link, this.baseUrl.origin);
+      if (link.startsWith(`${this.restBasePath}/`) || link.startsWith('/api/')) {
+        return appendPath(this.baseUrl, link);
+      }
+      return appendPath(appendPath(this.baseUrl, this.restBasePath), link);
+    } catch {
+      throw new ProtocolError({
+        operation,
+        code: 'INVALID_LINK',
+        message: 'the platform returned a link that is not a valid URL',
+        mayHaveTakenEffect: true,
+      });
+    }
   }
 }

@@ -1,21 +1,15 @@
 import { z } from 'zod';
+import type { SlaDomainOperations } from '../api/platform-api.js';
 import type { Paginated } from '../pagination/paginated.js';
+import type { SlaDomain, SlaDomainFilter } from '../records/sla-domain.js';
+import type { FieldAliases } from './field-aliases.js';
 import type { RestClient } from './rest-client.js';
 
 export const FREQUENCY_UNITS = ['HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY'] as const;
 export const RETENTION_UNITS = ['DAYS', 'WEEKS', 'MONTHS', 'YEARS'] as const;
-export const SLA_FILTER_FIELDS = [
-  'NAME',
-  'NAME_EXACT_MATCH',
-  'CLUSTER_UUID',
-  'OBJECT_TYPE',
-  'SHOW_PAUSED_SLAS_ONLY',
-] as const;
-/** Per-cluster pause state; `UNKNOWN` while the cluster is disconnected. Other values pass through. */
-export const PAUSE_STATUSES = ['NOT_PAUSED', 'PAUSED', 'UNKNOWN'] as const;
 
 /** An SLA Domain; extra fields are tolerated and enum-like fields accept values paw does not know. */
-export const slaDomainSchema = z.looseObject({
+const slaDomainRecordSchema = z.looseObject({
   id: z.string().min(1),
   name: z.string(),
   description: z.string().nullish(),
@@ -33,7 +27,6 @@ export const slaDomainSchema = z.looseObject({
     )
     .nullish(),
 });
-export type SlaDomain = z.output<typeof slaDomainSchema>;
 
 const deletedSchema = z.looseObject({ id: z.string().optional(), deleted: z.boolean().optional() });
 
@@ -54,17 +47,24 @@ export interface SlaDomainDefinition {
 
 export type SlaDomainChanges = Partial<Omit<SlaDomainDefinition, 'clusterIds'>>;
 
-export interface SlaDomainFilter {
-  readonly filterField?: (typeof SLA_FILTER_FIELDS)[number] | undefined;
-  readonly filterText?: string | undefined;
-}
+/**
+ * SLA Domains through the task-based REST interface: CRUD, protection (assign/unassign) and
+ * per-cluster pause and resume.
+ */
+export class SlaDomainsApi implements SlaDomainOperations {
+  private readonly slaDomainSchema;
 
-/** SLA Domains: CRUD, protection (assign/unassign) and per-cluster pause and resume. */
-export class SlaDomainsApi {
-  constructor(private readonly rest: RestClient) {}
+  constructor(
+    private readonly rest: RestClient,
+    aliases: FieldAliases,
+  ) {
+    this.slaDomainSchema = aliases
+      .schemaFor('slaDomain', slaDomainRecordSchema)
+      .transform((record): SlaDomain => record);
+  }
 
   list(filter: SlaDomainFilter = {}, signal?: AbortSignal): Paginated<SlaDomain> {
-    return this.rest.collection('listSlaDomains', slaDomainSchema, {
+    return this.rest.collection('listSlaDomains', this.slaDomainSchema, {
       query: { ...filter },
       signal,
     });
@@ -72,13 +72,17 @@ export class SlaDomainsApi {
 
   async get(slaDomainId: string, signal?: AbortSignal): Promise<SlaDomain> {
     return (
-      await this.rest.call('getSlaDomain', slaDomainSchema, { params: { slaDomainId }, signal })
+      await this.rest.call('getSlaDomain', this.slaDomainSchema, {
+        params: { slaDomainId },
+        signal,
+      })
     ).data;
   }
 
   async create(definition: SlaDomainDefinition, signal?: AbortSignal): Promise<SlaDomain> {
-    return (await this.rest.call('createSlaDomain', slaDomainSchema, { body: definition, signal }))
-      .data;
+    return (
+      await this.rest.call('createSlaDomain', this.slaDomainSchema, { body: definition, signal })
+    ).data;
   }
 
   async update(
@@ -86,7 +90,7 @@ export class SlaDomainsApi {
     changes: SlaDomainChanges,
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('updateSlaDomain', slaDomainSchema, {
+    const result = await this.rest.call('updateSlaDomain', this.slaDomainSchema, {
       params: { slaDomainId },
       body: changes,
       signal,
@@ -104,7 +108,7 @@ export class SlaDomainsApi {
     workloadIds: readonly string[],
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('assignSlaDomain', slaDomainSchema, {
+    const result = await this.rest.call('assignSlaDomain', this.slaDomainSchema, {
       params: { slaDomainId },
       body: { workloadIds },
       signal,
@@ -118,7 +122,7 @@ export class SlaDomainsApi {
     workloadIds: readonly string[],
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('removeProtection', slaDomainSchema, {
+    const result = await this.rest.call('removeProtection', this.slaDomainSchema, {
       params: { slaDomainId },
       body: { workloadIds },
       signal,
@@ -132,7 +136,7 @@ export class SlaDomainsApi {
     clusterIds?: readonly string[],
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('pauseSlaDomain', slaDomainSchema, {
+    const result = await this.rest.call('pauseSlaDomain', this.slaDomainSchema, {
       params: { slaDomainId },
       body: clusterIds === undefined ? {} : { clusterIds },
       signal,
@@ -146,7 +150,7 @@ export class SlaDomainsApi {
     clusterIds?: readonly string[],
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('resumeSlaDomain', slaDomainSchema, {
+    const result = await this.rest.call('resumeSlaDomain', this.slaDomainSchema, {
       params: { slaDomainId },
       body: clusterIds === undefined ? {} : { clusterIds },
       signal,

@@ -1,16 +1,22 @@
 import { z } from 'zod';
+import type { Logger } from '../../log/logger.js';
+import type { SnapshotTrigger, WorkloadOperations } from '../api/platform-api.js';
 import { UnsupportedWorkloadTypeError } from '../http/platform-errors.js';
-import { resolvePlatformLink } from '../http/origin-guard.js';
+import { activityJob } from '../jobs/activity-job.js';
 import { extractJobStatusLink, linkFromList } from '../jobs/job-status-link.js';
-import { snapshotJobSchema, type SnapshotJob } from '../jobs/snapshot-job.js';
+import { CLOCK_SKEW_ALLOWANCE_MS, type OnDemandEvidence } from '../jobs/on-demand-evidence.js';
+import { snapshotJobRecordSchema, toSnapshotJob, type SnapshotJob } from '../jobs/snapshot-job.js';
+import type { SnapshotTracking } from '../jobs/snapshot-tracking.js';
 import type { Paginated } from '../pagination/paginated.js';
+import type { Snapshot } from '../records/snapshot.js';
+import type { Workload, WorkloadFilters } from '../records/workload.js';
+import type { Vocabulary } from '../vocabulary/vocabulary.js';
+import type { EventsApi } from './events.js';
+import type { FieldAliases } from './field-aliases.js';
 import type { RestClient } from './rest-client.js';
 
-/** The only workload types the platform snapshots on demand (spec section 8). */
-export const SNAPSHOT_WORKLOAD_TYPES = ['VSPHERE_VM', 'MSSQL_DATABASE'] as const;
-
-/** A workload (protected object); extra fields are tolerated. */
-export const workloadSchema = z.looseObject({
+/** A workload record of the REST interface; extra fields are tolerated. */
+const workloadRecordSchema = z.looseObject({
   id: z.string().min(1),
   name: z.string(),
   type: z.string(),
@@ -19,10 +25,8 @@ export const workloadSchema = z.looseObject({
   slaDomainId: z.string().nullish(),
   slaDomainName: z.string().nullish(),
 });
-export type Workload = z.output<typeof workloadSchema>;
 
-/** A finished snapshot. `slaDomainId` and `expirationDate` both null means it is kept forever. */
-export const snapshotSchema = z.looseObject({
+const snapshotRecordSchema = z.looseObject({
   id: z.string().min(1),
   workloadId: z.string().nullish(),
   date: z.string().nullish(),
@@ -31,48 +35,48 @@ export const snapshotSchema = z.looseObject({
   expirationDate: z.string().nullish(),
   jobId: z.string().nullish(),
 });
-export type Snapshot = z.output<typeof snapshotSchema>;
 
-export interface WorkloadFilters {
-  /** Substring of the name, case-insensitive. */
-  readonly name?: string | undefined;
-  readonly type?: string | undefined;
-  readonly clusterId?: string | undefined;
-  readonly slaDomainId?: string | undefined;
-}
+/**
+ * Workloads, their snapshots, on-demand snapshots and their jobs through the task-based REST
+ * interface. Records are read through the field aliases, words through the vocabulary.
+ */
+export class RestWorkloads implements WorkloadOperations {
+  private readonly workloadSchema;
+  private readonly snapshotSchema;
+  private readonly jobSchema;
+  private foreignLinkWarned = false;
 
-/** Where a snapshot job can be followed. */
-export interface SnapshotJobHandle {
-  readonly workloadId: string;
-  readonly jobId: string;
-  /** The job-status URL (resolved against `{base_url}`; its origin is checked when it is used). */
-  readonly statusUrl: URL;
-  /** Where `statusUrl` came from: the trigger's metadata, the job's own links, or the route table. */
-  readonly linkSource: 'metadata' | 'job-links' | 'route-table';
-}
-
-export interface SnapshotTrigger extends SnapshotJobHandle {
-  readonly job: SnapshotJob;
-}
-
-/** Whether the platform can snapshot this workload type on demand. */
-export function isSnapshotSupported(type: string): boolean {
-  return (SNAPSHOT_WORKLOAD_TYPES as readonly string[]).includes(type);
-}
-
-/** Workloads, their snapshots, on-demand snapshots and their jobs. */
-export class WorkloadsApi {
-  constructor(private readonly rest: RestClient) {}
+  constructor(
+    private readonly rest: RestClient,
+    private readonly vocabulary: Vocabulary,
+    aliases: FieldAliases,
+    private readonly events: EventsApi,
+    private readonly logger: Logger,
+  ) {
+    this.workloadSchema = aliases
+      .schemaFor('workload', workloadRecordSchema)
+      .transform((record) => this.toWorkload(record));
+    this.snapshotSchema = aliases.schemaFor('snapshot', snapshotRecordSchema).transform(toSnapshot);
+    this.jobSchema = aliases
+      .schemaFor('snapshotJob', snapshotJobRecordSchema)
+      .transform((record) => toSnapshotJob(record, this.vocabulary.jobPhase(record.status)));
+  }
 
   list(filters: WorkloadFilters = {}, signal?: AbortSignal): Paginated<Workload> {
-    return this.rest.collection('listWorkloads', workloadSchema, {
-      query: { ...filters },
+    // The type filter is applied here, by kind: the platform's word for a type is unpublished,
+    // and a filter word it does not know could silently select nothing.
+    const { type, ...serverFilters } = filters;
+    const all = this.rest.collection('listWorkloads', this.workloadSchema, {
+      query: { ...serverFilters },
       signal,
     });
+    return type === undefined
+      ? all
+      : all.filter((workload) => this.vocabulary.sameWorkloadType(workload.type, type));
   }
 
   async get(workloadId: string, signal?: AbortSignal): Promise<Workload> {
-    const result = await this.rest.call('getWorkload', workloadSchema, {
+    const result = await this.rest.call('getWorkload', this.workloadSchema, {
       params: { workloadId },
       signal,
     });
@@ -80,85 +84,195 @@ export class WorkloadsApi {
   }
 
   snapshots(workloadId: string, signal?: AbortSignal): Paginated<Snapshot> {
-    return this.rest.collection('listWorkloadSnapshots', snapshotSchema, {
+    return this.rest.collection('listWorkloadSnapshots', this.snapshotSchema, {
       params: { workloadId },
       signal,
     });
   }
 
-  /**
-   * Takes an on-demand snapshot. A workload type the platform cannot snapshot is refused before
-   * anything is sent. Without `slaDomainId` the workload's own SLA Domain applies; if it has none,
-   * the platform keeps the snapshot forever (callers should warn). Not retried after a failure
-   * that may have reached the platform: a repeated trigger is a second snapshot.
-   */
   async takeSnapshot(
-    workload: Pick<Workload, 'id' | 'type'>,
+    workload: Workload,
     options: { readonly slaDomainId?: string | undefined; readonly signal?: AbortSignal } = {},
   ): Promise<SnapshotTrigger> {
-    if (!isSnapshotSupported(workload.type)) {
+    const decision = this.vocabulary.snapshotDecision(workload.type);
+    if (decision.action === 'skip') {
       throw new UnsupportedWorkloadTypeError({
         operation: 'takeSnapshot',
         code: 'UNSUPPORTED_WORKLOAD_TYPE',
-        message:
-          `workload ${workload.id} is a ${workload.type}; on-demand snapshots are supported only ` +
-          `for ${SNAPSHOT_WORKLOAD_TYPES.join(' and ')} (vSphere VMs and SQL Server databases)`,
+        message: `workload ${workload.id}: ${decision.reason}`,
         mayHaveTakenEffect: false,
       });
     }
-    const result = await this.rest.call('takeSnapshot', snapshotJobSchema, {
-      params: { workloadId: workload.id },
+    const result = await this.rest.call('takeSnapshot', this.jobSchema, {
+      params: withCluster({ workloadId: workload.id }, workload.clusterId),
       body: options.slaDomainId === undefined ? {} : { slaDomainId: options.slaDomainId },
       signal: options.signal,
     });
     const job = result.data;
-    return { job, ...this.jobHandle(workload.id, job, result.metadata) };
-  }
-
-  /** Reads a snapshot job's current record through its status link. */
-  async snapshotJob(handle: SnapshotJobHandle, signal?: AbortSignal): Promise<SnapshotJob> {
-    const result = await this.rest.follow(
-      'getSnapshotJobStatus',
-      handle.statusUrl,
-      snapshotJobSchema,
-      signal,
-    );
-    return result.data;
-  }
-
-  /** A handle for a job known by id only (e.g. recorded before a crash). */
-  jobHandleFor(workloadId: string, jobId: string): SnapshotJobHandle {
+    const link = extractJobStatusLink(result.metadata) ?? linkFromList(job.links);
     return {
-      workloadId,
-      jobId,
-      statusUrl: this.rest.routes.resolve('getSnapshotJobStatus', { workloadId, jobId }).url,
-      linkSource: 'route-table',
+      job,
+      tracking: {
+        via: 'job',
+        workloadId: workload.id,
+        jobId: job.id,
+        clusterId: workload.clusterId,
+        onDemandSnapshot: decision.onDemandSnapshot,
+        statusUrl: link === undefined ? undefined : this.ownLink(link),
+      },
     };
   }
 
-  private jobHandle(
-    workloadId: string,
-    job: SnapshotJob,
-    metadata: Readonly<Record<string, unknown>> | null,
-  ): SnapshotJobHandle {
-    const fromMetadata = extractJobStatusLink(metadata);
-    if (fromMetadata !== undefined) {
-      return {
-        workloadId,
-        jobId: job.id,
-        statusUrl: resolvePlatformLink(fromMetadata, this.rest.baseUrl, 'takeSnapshot'),
-        linkSource: 'metadata',
-      };
+  async readSnapshotJob(tracking: SnapshotTracking, signal?: AbortSignal): Promise<SnapshotJob> {
+    if (tracking.via === 'activity') return this.readActivity(tracking, signal);
+    const link = tracking.statusUrl === undefined ? undefined : this.ownLink(tracking.statusUrl);
+    if (link !== undefined) {
+      return (await this.rest.follow('getSnapshotJobStatus', new URL(link), this.jobSchema, signal))
+        .data;
     }
-    const fromJob = linkFromList(job.links);
-    if (fromJob !== undefined) {
-      return {
-        workloadId,
-        jobId: job.id,
-        statusUrl: resolvePlatformLink(fromJob, this.rest.baseUrl, 'takeSnapshot'),
-        linkSource: 'job-links',
-      };
-    }
-    return this.jobHandleFor(workloadId, job.id);
+    const result = await this.rest.call('getSnapshotJobStatus', this.jobSchema, {
+      params: withCluster(
+        { workloadId: tracking.workloadId, jobId: tracking.jobId },
+        tracking.clusterId,
+      ),
+      signal,
+    });
+    return result.data;
   }
+
+  async findOnDemandActivity(
+    workload: Pick<Workload, 'id' | 'kind' | 'clusterId'>,
+    since: number,
+    signal?: AbortSignal,
+  ): Promise<OnDemandEvidence[]> {
+    const from = since - CLOCK_SKEW_ALLOWANCE_MS;
+    const startTime = new Date(from).toISOString();
+    const evidence: OnDemandEvidence[] = [];
+    const firstSeenOfJob = new Map<string, string>();
+    let firstWithoutJobId: string | undefined;
+    for await (const event of this.events.list({ objectId: workload.id, startTime }, signal)) {
+      if (event.objectId != null && event.objectId !== workload.id) continue;
+      if (event.isOnDemand === false) continue;
+      if (event.type != null && !this.vocabulary.isEventType(event.type, 'backup')) continue;
+      if (Date.parse(event.time) < from) continue;
+      if (event.jobId != null && event.jobId !== '') {
+        const earlier = firstSeenOfJob.get(event.jobId);
+        if (earlier === undefined || Date.parse(event.time) < Date.parse(earlier)) {
+          firstSeenOfJob.set(event.jobId, event.time);
+        }
+      } else if (
+        firstWithoutJobId === undefined ||
+        Date.parse(event.time) < Date.parse(firstWithoutJobId)
+      ) {
+        firstWithoutJobId = event.time;
+      }
+    }
+    for (const [jobId, time] of firstSeenOfJob) {
+      evidence.push({
+        kind: 'job',
+        jobId,
+        time,
+        tracking: {
+          via: 'job',
+          workloadId: workload.id,
+          jobId,
+          clusterId: workload.clusterId,
+          onDemandSnapshot: this.vocabulary.onDemandSnapshot(workload.kind),
+        },
+      });
+    }
+    if (firstWithoutJobId !== undefined && firstSeenOfJob.size === 0) {
+      // Events without a job id cannot be told apart: together they are one activity, followed
+      // from its first event.
+      evidence.push({
+        kind: 'activity',
+        activityId: undefined,
+        time: firstWithoutJobId,
+        tracking: {
+          via: 'activity',
+          workloadId: workload.id,
+          since: firstWithoutJobId,
+          clusterId: workload.clusterId,
+        },
+      });
+    }
+    for await (const snapshot of this.snapshots(workload.id, signal)) {
+      if (snapshot.date === undefined || Date.parse(snapshot.date) < from) break; // newest first
+      if (snapshot.isOnDemand === true) {
+        evidence.push({ kind: 'snapshot', snapshotId: snapshot.id, time: snapshot.date });
+      }
+    }
+    return evidence.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  }
+
+  /** A snapshot followed through its activity: the newest backup event since it started. */
+  private async readActivity(
+    tracking: Extract<SnapshotTracking, { via: 'activity' }>,
+    signal?: AbortSignal,
+  ): Promise<SnapshotJob> {
+    for await (const event of this.events.list(
+      { objectId: tracking.workloadId, startTime: tracking.since },
+      signal,
+    )) {
+      if (event.objectId != null && event.objectId !== tracking.workloadId) continue;
+      if (event.isOnDemand === false) continue;
+      if (event.type != null && !this.vocabulary.isEventType(event.type, 'backup')) continue;
+      const status = event.status ?? 'UNKNOWN';
+      const phase = this.vocabulary.eventPhase(status);
+      return activityJob(tracking, status, phase, event.time, event.message ?? undefined);
+    }
+    return activityJob(tracking, 'NO_ACTIVITY', 'unrecognised', undefined, undefined);
+  }
+
+  /**
+   * A job link the token may follow: resolved against the REST base, and kept only when it is
+   * on the platform's own origin. A link to a cluster node is never followed with the platform
+   * token; the job is read through the route table instead, with one warning per client.
+   */
+  private ownLink(link: string): string | undefined {
+    const url = this.rest.routes.resolveLink(link, 'takeSnapshot');
+    if (url.origin === this.rest.baseUrl.origin) return url.href;
+    if (!this.foreignLinkWarned) {
+      this.foreignLinkWarned = true;
+      this.logger.warn(
+        { linkOrigin: url.origin, platformOrigin: this.rest.baseUrl.origin },
+        "snapshot job links point at another origin (a cluster node?); paw never sends the platform's " +
+          'token there and follows jobs through the route table (getSnapshotJobStatus) instead',
+      );
+    }
+    return undefined;
+  }
+
+  private toWorkload(record: z.output<typeof workloadRecordSchema>): Workload {
+    return {
+      id: record.id,
+      name: record.name,
+      type: record.type,
+      kind: this.vocabulary.workloadKind(record.type),
+      clusterId: record.clusterId ?? undefined,
+      clusterName: record.clusterName ?? undefined,
+      slaDomainId: record.slaDomainId,
+      slaDomainName: record.slaDomainName,
+    };
+  }
+}
+
+function toSnapshot(record: z.output<typeof snapshotRecordSchema>): Snapshot {
+  return {
+    id: record.id,
+    workloadId: record.workloadId ?? undefined,
+    date: record.date ?? undefined,
+    isOnDemand: record.isOnDemand ?? undefined,
+    slaDomainId: record.slaDomainId,
+    expirationDate: record.expirationDate,
+    jobId: record.jobId ?? undefined,
+  };
+}
+
+/** Route parameters with the cluster id, for routes that place it (when it is known). */
+function withCluster(
+  params: Record<string, string>,
+  clusterId: string | undefined,
+): Record<string, string> {
+  return clusterId === undefined ? params : { ...params, clusterId };
 }

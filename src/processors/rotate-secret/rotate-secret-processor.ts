@@ -120,12 +120,15 @@ async function runRotation(
               ownAccount: result.ownAccount,
               rotations: result.rotations,
               recoveredInterruptedRotation: result.recoveredInterrupted,
+              ...(result.refusedAccessTokenOrigin === undefined
+                ? {}
+                : { refusedAccessTokenOrigin: result.refusedAccessTokenOrigin }),
             },
           });
           crashPoints.reach('rotate.after-outcome');
         }
         // The outcome is recorded: the journal (if this run's) is no longer needed.
-        const journal = await readJournal(sink);
+        const journal = await readJournal(sink, { clientId }, logger);
         if (journal !== undefined && journal.runId === runId && journal.phase === 'sink-written') {
           await rotation.complete(journal);
         }
@@ -178,7 +181,7 @@ async function recoverInterruptedRotations(
         `recovery-${randomUUID()}`,
         { ...ROTATION_LEASE, signal },
         async () => {
-          const journal = await readJournal(sink);
+          const journal = await readJournal(sink, { clientId }, logger);
           if (journal === undefined) {
             await rotation.forgetSink(sink);
             return;

@@ -1,8 +1,9 @@
 import { readFile, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { Secret } from '../../config/secret.js';
 import { UsageError } from '../../errors/usage-error.js';
+import type { Logger } from '../../log/logger.js';
 import { writeFileAtomically } from '../../platform/auth/credentials-file.js';
 
 /**
@@ -55,8 +56,17 @@ export function journalPathOf(sink: string): string {
   return join(dirname(sink), `.${basename(sink)}.rotation`);
 }
 
-/** The journal of `sink`, or undefined when no rotation of it is unfinished. */
-export async function readJournal(sink: string): Promise<RotationJournal | undefined> {
+/**
+ * The journal of `sink`, or undefined when no rotation of it is unfinished. A journal is bound
+ * to its rotation: one that names another sink or another account than `expected` (planted in
+ * the folder, or left by another definition) is ignored with a warning, never acted on, since
+ * acting on it would write an account's credentials wherever it says.
+ */
+export async function readJournal(
+  sink: string,
+  expected: { readonly clientId: string },
+  logger: Logger,
+): Promise<RotationJournal | undefined> {
   const file = journalPathOf(sink);
   let text: string;
   try {
@@ -77,6 +87,19 @@ export async function readJournal(sink: string): Promise<RotationJournal | undef
     throw new UsageError(
       `${file}: not a rotation journal paw can read; check the sink ${sink} by hand, then delete the journal`,
     );
+  }
+  if (resolve(parsed.sink) !== resolve(sink) || parsed.clientId !== expected.clientId) {
+    logger.warn(
+      {
+        journal: file,
+        sink,
+        clientId: expected.clientId,
+        journalSink: parsed.sink,
+        journalClientId: parsed.clientId,
+      },
+      'the rotation journal beside the sink does not belong to this rotation; ignored (delete it once checked)',
+    );
+    return undefined;
   }
   return {
     runId: parsed.runId,

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../../errors/usage-error.js';
 import { writeCredentialsFile } from '../../platform/auth/credentials-file.js';
+import { assertPrivateSinkFolder } from '../../definitions/sink-folder.js';
 import type { IssuedAccessToken } from '../../platform/auth/token-request.js';
 import { isRetryable } from '../../platform/http/is-retryable.js';
 import {
@@ -27,6 +28,8 @@ export interface RotationResult {
   readonly recoveredInterrupted: boolean;
   /** Whether the account is the one paw runs as (paw switched to the new secret). */
   readonly ownAccount: boolean;
+  /** An origin the platform's answer named as the token address, refused (never written). */
+  readonly refusedAccessTokenOrigin?: string | undefined;
 }
 
 export interface RotationRequest {
@@ -83,17 +86,12 @@ export class SecretRotation {
   async rotate(request: RotationRequest, signal?: AbortSignal): Promise<RotationResult> {
     const { platform, settings, crashPoints, logger } = this.dependencies;
     const { runId, clientId, sink } = request;
+    await assertPrivateSinkFolder(sink);
     const ownAccount = await isPawsOwnAccount(platform, settings, clientId, sink);
 
     let recoveredInterrupted = false;
-    const leftover = await readJournal(sink);
+    const leftover = await readJournal(sink, { clientId }, logger);
     if (leftover !== undefined) {
-      if (leftover.clientId !== clientId) {
-        throw new UsageError(
-          `${sink}: an unfinished rotation of ${leftover.clientId} left its journal beside this ` +
-            `sink, which now names ${clientId}; check the sink by hand, then delete the journal`,
-        );
-      }
       const { rotated } = await this.finishInterrupted(leftover, signal);
       recoveredInterrupted = true;
       if (leftover.runId === runId && (rotated || leftover.phase === 'sink-written')) {
@@ -126,8 +124,8 @@ export class SecretRotation {
     logger.info({ runId, clientId, sink, ownAccount }, 'rotation journal written; rotating');
     crashPoints.reach('rotate.after-journal');
 
-    await this.rotateAndStore(journal, 'rotate', signal);
-    return { rotations: 1, recoveredInterrupted, ownAccount };
+    const { refusedAccessTokenOrigin } = await this.rotateAndStore(journal, 'rotate', signal);
+    return { rotations: 1, recoveredInterrupted, ownAccount, refusedAccessTokenOrigin };
   }
 
   /**
@@ -200,7 +198,7 @@ export class SecretRotation {
     journal: RotationJournal,
     stage: 'rotate' | 'rotate.recovery',
     signal: AbortSignal | undefined,
-  ): Promise<void> {
+  ): Promise<{ readonly refusedAccessTokenOrigin?: string | undefined }> {
     const { platform, crashPoints, logger } = this.dependencies;
     const { runId, clientId, sink } = journal;
     const accounts =
@@ -226,6 +224,13 @@ export class SecretRotation {
         mayHaveTakenEffect: true,
       });
     }
+    if (issued.refusedAccessTokenOrigin !== undefined) {
+      // Written as is, the next user of the sink would post the secret to that origin.
+      logger.warn(
+        { runId, clientId, sink, answeredOrigin: issued.refusedAccessTokenOrigin },
+        "the platform's rotation answer named another token address; the sink keeps the platform's own",
+      );
+    }
     try {
       await writeCredentialsFile(sink, issued);
       crashPoints.reach(`${stage}.after-sink-write`);
@@ -248,6 +253,7 @@ export class SecretRotation {
       throw new RotationIncompleteError(clientId, sink, error);
     }
     logger.info({ runId, clientId, sink }, 'the new secret authenticates');
+    return { refusedAccessTokenOrigin: issued.refusedAccessTokenOrigin };
   }
 
   /** Proves the sink's secret works, allowing the platform a moment to accept a new secret. */

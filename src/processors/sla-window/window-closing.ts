@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../platform/http/platform-errors.js';
-import type { SlaDomain } from '../../platform/rest/sla-domains.js';
+import type { SlaDomain } from '../../platform/records/sla-domain.js';
 import { withLease } from '../../redis/redis-lease.js';
 import type { WorkerDependencies } from '../../worker/kind-processor.js';
 import { failureCode, failureMessage, isPermanentFailure } from '../../worker/job-failure.js';
@@ -102,7 +102,7 @@ export class WindowClosing {
     let resumed: RunHold[] = [];
     if (due.length > 0) {
       try {
-        current = await platform.rest.slaDomains.get(slaDomainId, signal);
+        current = await platform.api.slaDomains.get(slaDomainId, signal);
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
         gone = true;
@@ -114,7 +114,7 @@ export class WindowClosing {
         const snapshot = current;
         resumed = due.filter((hold) => pauseStatusOf(snapshot, hold.clusterId) !== 'NOT_PAUSED');
         if (resumed.length > 0) {
-          await platform.rest.slaDomains.resume(
+          await platform.api.slaDomains.resume(
             slaDomainId,
             resumed.map((hold) => hold.clusterId),
             signal,

@@ -156,7 +156,7 @@ export class WindowOpening {
   ): Promise<void> {
     const { platform, outcomes, crashPoints, logger } = this.dependencies;
     // Read the state under the lease: no other window of paw changes it until we are done.
-    const current = await platform.rest.slaDomains.get(domain.id, signal);
+    const current = await platform.api.slaDomains.get(domain.id, signal);
     const decisions = new Map<WindowTarget, Acquired>();
     for (const target of domain.targets) {
       const observed = pauseStatusOf(current, target.clusterId);
@@ -175,7 +175,7 @@ export class WindowOpening {
 
     const toPause = domain.targets.filter((target) => decisions.get(target)?.owner === 'paw');
     if (toPause.length > 0) {
-      await platform.rest.slaDomains.pause(
+      await platform.api.slaDomains.pause(
         domain.id,
         toPause.map((target) => target.clusterId),
         signal,

@@ -1,7 +1,7 @@
 import type { SlaWindowDefinition } from '../../definitions/sla-window-definition.js';
 import { NotFoundError } from '../../platform/http/platform-errors.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
-import type { SlaDomain } from '../../platform/rest/sla-domains.js';
+import type { SlaDomain } from '../../platform/records/sla-domain.js';
 
 /** One SLA Domain on one cluster: the unit a window pauses, holds and resumes. */
 export interface WindowTarget {
@@ -51,7 +51,7 @@ export async function resolveWindowTargets(
 
   for (const id of slaDomains.ids ?? []) {
     try {
-      const domain = await platform.rest.slaDomains.get(id, signal);
+      const domain = await platform.api.slaDomains.get(id, signal);
       found.set(domain.id, domain);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
@@ -67,7 +67,7 @@ export async function resolveWindowTargets(
 
   for (const name of slaDomains.names ?? []) {
     const matches: SlaDomain[] = [];
-    for await (const domain of platform.rest.slaDomains.list(
+    for await (const domain of platform.api.slaDomains.list(
       { filterField: 'NAME_EXACT_MATCH', filterText: name },
       signal,
     )) {

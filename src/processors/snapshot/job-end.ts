@@ -1,40 +1,38 @@
 import type { ItemUpdate } from '../../outcomes/outcome-records.js';
-import type { JobPhase } from '../../platform/jobs/job-status.js';
+import { hasEnded } from '../../platform/jobs/job-status.js';
 import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
 
-/** The final outcome of a job in `phase`, or undefined while it may still be running. */
+/** The final outcome of a job, or undefined while it may still be running. */
 export function endOf(
-  phase: JobPhase,
   job: SnapshotJob,
 ): Pick<ItemUpdate, 'status' | 'errorCode' | 'errorMessage' | 'reason'> | undefined {
-  switch (phase) {
+  if (!hasEnded(job)) return undefined;
+  switch (job.phase) {
     case 'succeeded':
       return { status: 'succeeded', errorCode: null, errorMessage: null };
     case 'failed':
       return {
         status: 'failed',
         errorCode: 'SNAPSHOT_FAILED',
-        errorMessage: job.errorMessage ?? 'the platform reports the job FAILED without a message',
+        errorMessage:
+          job.errorMessage ?? `the platform reports the job ${job.status} without a message`,
       };
     case 'canceled':
       return {
         status: 'canceled',
         errorCode: 'SNAPSHOT_CANCELED',
-        errorMessage: job.errorMessage ?? 'the platform reports the job canceled',
+        errorMessage: job.errorMessage ?? `the platform reports the job ${job.status}`,
       };
-    case 'unrecognised':
+    default:
       // Ended (it has an end time) with a status paw does not know: not called a success.
-      if (job.endTime === undefined) return undefined;
       return {
         status: 'failed',
         errorCode: 'UNRECOGNISED_STATUS',
         errorMessage:
           `the job ended with status "${job.status}", which paw does not know; ` +
-          'check the snapshot on the platform' +
+          'check the snapshot on the platform, and add the word to platform.vocabulary.jobStatuses' +
           (job.errorMessage === undefined ? '' : ` (platform message: ${job.errorMessage})`),
         reason: `unrecognised platform status ${job.status}`,
       };
-    case 'in_progress':
-      return undefined;
   }
 }

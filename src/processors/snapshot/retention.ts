@@ -24,7 +24,7 @@ export async function resolveRetention(
 
   if ('slaDomainId' in retention) {
     try {
-      const sla = await platform.rest.slaDomains.get(retention.slaDomainId, signal);
+      const sla = await platform.api.slaDomains.get(retention.slaDomainId, signal);
       return { slaDomainId: sla.id, slaDomainName: sla.name, keepForever: false };
     } catch (error) {
       if (error instanceof NotFoundError) {
@@ -39,7 +39,7 @@ export async function resolveRetention(
   }
 
   const wanted = retention.slaDomainName;
-  const matches = await platform.rest.slaDomains
+  const matches = await platform.api.slaDomains
     .list({ filterField: 'NAME_EXACT_MATCH', filterText: wanted }, signal)
     .toArray();
   const exact = matches.filter((sla) => sla.name === wanted);

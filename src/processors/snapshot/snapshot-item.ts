@@ -9,9 +9,10 @@ import {
   UnsupportedWorkloadTypeError,
   isPlatformError,
 } from '../../platform/http/platform-errors.js';
-import { classifyJobStatus } from '../../platform/jobs/job-status.js';
+import { nextPollDelay } from '../../platform/jobs/poll-delay.js';
 import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
-import type { SnapshotJobHandle } from '../../platform/rest/workloads.js';
+import { trackedId, type SnapshotTracking } from '../../platform/jobs/snapshot-tracking.js';
+import type { Workload } from '../../platform/records/workload.js';
 import { failureFacts, isTransientFailure } from '../../worker/job-failure.js';
 import type { WorkerDependencies } from '../../worker/kind-processor.js';
 import { recordItemAndMaybeFinish } from '../../worker/record-item.js';
@@ -20,13 +21,14 @@ import { continueStepAt, isLastAttempt } from '../../worker/step-job.js';
 import {
   detailsOf,
   scalarDetails,
+  trackingDetails,
+  trackingOf,
   withoutPendingAttempt,
   type ItemDetails,
 } from './item-details.js';
 import { endOf } from './job-end.js';
-import { nextPollDelay } from './poll-delay.js';
 import { snapshotItemDataSchema, type SnapshotItemData } from './snapshot-item-job.js';
-import { EVENT_SETTLE_MS, findEarlierTrigger } from './trigger-reconciliation.js';
+import { findEarlierTrigger } from './trigger-reconciliation.js';
 
 /** Pause before a job interrupted by shutdown is taken up again. */
 const RESUME_AFTER_SHUTDOWN_MS = 1_000;
@@ -38,23 +40,25 @@ type Context = {
   readonly token: string | undefined;
   readonly signal: AbortSignal | undefined;
   readonly logger: Logger;
-  data: SnapshotItemData;
+  readonly data: SnapshotItemData;
 };
 
 /**
- * One workload's snapshot in a run, as a BullMQ step job:
+ * One workload's snapshot in a run, as a BullMQ step job. The item's outcome record is the one
+ * home of its state: every step reads it first, and the job's data only says which item it is.
  *
- * 1. **Intent**: the outcome item is marked running with the trigger-attempt time, before anything
- *    is sent.
- * 2. **Trigger** (`takeSnapshot` with the retention SLA Domain); the platform job id and the
- *    job-status link go to the outcome item and to the job's data.
+ * 1. **Intent**: the item is marked running with the trigger-attempt time, before anything is
+ *    sent.
+ * 2. **Trigger** (`takeSnapshot` with the retention SLA Domain, through `platform.api`); how to
+ *    follow the snapshot (its job id, cluster, kind, status link) goes to the item.
  * 3. **Poll** without holding a worker slot: read the status, then move the job to the delayed
- *    set until the next read (an adaptive interval, see poll-delay.ts), until the job ends or
+ *    set until the next read (an adaptive interval, see platform/jobs/poll-delay.ts), until the job ends or
  *    `maxWait` runs out (`timed-out`).
  *
- * A workload is triggered once per run: a retry that finds an intent without a job id looks for
- * the job through the workload's events (trigger-reconciliation.ts) before sending anything.
- * The item that ends last finishes the run.
+ * A workload is triggered once per run: a retry that finds an intent without a job id looks
+ * for what the earlier trigger left on the platform (trigger-reconciliation.ts) before sending
+ * anything, and triggers again only when the platform has had time to show it and shows
+ * nothing. The item that ends last finishes the run.
  */
 export class SnapshotItemJob {
   private readonly queries: OutcomeQueries;
@@ -93,42 +97,35 @@ export class SnapshotItemJob {
   }
 
   private async step(context: Context): Promise<unknown> {
-    const { data } = context;
-    const item = await this.dependencies.outcomes.getItem(data.runId, data.workloadId);
+    const item = await this.dependencies.outcomes.getItem(
+      context.data.runId,
+      context.data.workloadId,
+    );
     if (item !== undefined && !isActiveStatus(item.status)) {
       context.logger.debug({ status: item.status }, 'item already recorded as ended');
       return { status: item.status };
     }
-
-    if (data.platformJobId !== undefined) return this.poll(context, item);
-    if (item?.platformJobId !== undefined) {
-      // The answer reached the outcome store but not the job's data (a crash in between).
-      await this.adopt(context, item, item.platformJobId, 'outcome-record', undefined);
-      return this.poll(context, await this.currentItem(context));
-    }
+    const tracking = trackingOf(item);
+    if (tracking !== undefined) return this.poll(context, item, tracking);
     const details = detailsOf(item);
-    if (details.triggerAttemptAt !== undefined) {
-      const adopted = await this.reconcile(context, item, details);
-      if (adopted) return this.poll(context, await this.currentItem(context));
-    }
+    if (details.triggerAttemptAt !== undefined) return this.reconcile(context, item, details);
     return this.trigger(context, item);
   }
 
-  /** Looks for the job an unanswered earlier trigger may have started; true if adopted. */
+  /**
+   * An earlier trigger may have reached the platform without its answer being recorded: look
+   * for what it left, and adopt it. Nothing yet, while the platform may still be about to show
+   * it (`platform.activityDelayMs` after the attempt): look again then. Nothing after that:
+   * trigger again. A failed lookup never triggers: it is retried, and the last attempt records
+   * the item as failed with the reason.
+   */
   private async reconcile(
     context: Context,
     item: ItemRecord | undefined,
     details: ItemDetails,
-  ): Promise<boolean> {
+  ): Promise<unknown> {
     const lastAttempt = Date.parse(details.triggerAttemptAt ?? '');
-    const settledAt = lastAttempt + EVENT_SETTLE_MS;
-    if (Date.now() < settledAt) {
-      context.logger.info(
-        { triggerAttemptAt: details.triggerAttemptAt },
-        'an earlier trigger may have reached the platform; looking for it once its events have settled',
-      );
-      return continueStepAt(context.job, context.token, settledAt);
-    }
+    const visibleAt = lastAttempt + this.dependencies.settings.platform.activityDelayMs;
     const since = Date.parse(details.firstTriggerAttemptAt ?? details.triggerAttemptAt ?? '');
     let found;
     try {
@@ -137,65 +134,67 @@ export class SnapshotItemJob {
         queries: this.queries,
         logger: context.logger,
         runId: context.data.runId,
-        workloadId: context.data.workloadId,
+        workload: this.workloadOf(context, item),
         since,
         signal: context.signal,
       });
     } catch (error) {
-      return this.failTransiently(context, error, 'looking for an earlier trigger');
+      return this.failTransiently(
+        context,
+        error,
+        'looking for an earlier trigger (nothing is triggered while paw cannot tell)',
+      );
+    }
+    if (found === undefined && Date.now() < visibleAt) {
+      context.logger.info(
+        { triggerAttemptAt: details.triggerAttemptAt },
+        'an earlier trigger may have reached the platform and shows no activity yet; looking again once it can',
+      );
+      return continueStepAt(context.job, context.token, visibleAt);
     }
     if (found === undefined) {
       context.logger.warn(
         { since: new Date(since).toISOString() },
-        'no trace of the earlier trigger on the platform (events, job records); triggering again',
+        'no trace of the earlier trigger on the platform (activity, snapshots); triggering again',
       );
-      return false;
+      return this.trigger(context, item);
+    }
+    const base: ItemDetails = {
+      ...withoutPendingAttempt(details),
+      jobIdFrom: 'events',
+      triggeredAt: details.triggeredAt ?? details.triggerAttemptAt ?? new Date().toISOString(),
+    };
+    if (found.found === 'snapshot') {
+      context.logger.info(
+        { snapshotId: found.snapshotId, at: found.time },
+        'the earlier trigger did reach the platform: its snapshot exists; not triggering again',
+      );
+      await recordItemAndMaybeFinish(
+        this.dependencies.outcomes,
+        context.data.runId,
+        context.data.workloadId,
+        {
+          status: 'succeeded',
+          errorCode: null,
+          errorMessage: null,
+          reason: "the earlier trigger's on-demand snapshot was found on the platform",
+          finishedAt: new Date(),
+          details: scalarDetails({ ...base, snapshotId: found.snapshotId }),
+        },
+      );
+      return { status: 'succeeded' };
     }
     context.logger.info(
-      { platformJobId: found.jobId, queuedAt: found.queuedAt },
-      'the earlier trigger did reach the platform: adopting its job instead of triggering again',
+      { tracked: trackedId(found.tracking), via: found.tracking.via, at: found.time },
+      'the earlier trigger did reach the platform: following it instead of triggering again',
     );
-    await this.adopt(context, item, found.jobId, 'events', found.job);
-    return true;
-  }
-
-  /** Records a job id learnt some other way than from the trigger's answer, then polls it. */
-  private async adopt(
-    context: Context,
-    item: ItemRecord | undefined,
-    platformJobId: string,
-    from: NonNullable<ItemDetails['jobIdFrom']>,
-    job: SnapshotJob | undefined,
-  ): Promise<void> {
-    const handle = this.dependencies.platform.rest.workloads.jobHandleFor(
-      context.data.workloadId,
-      platformJobId,
-    );
-    const previous = detailsOf(item);
-    const triggeredAtMs = Date.parse(
-      previous.triggeredAt ??
-        previous.triggerAttemptAt ??
-        previous.firstTriggerAttemptAt ??
-        new Date().toISOString(),
-    );
-    const details: ItemDetails = {
-      ...withoutPendingAttempt(previous),
-      jobIdFrom: from,
-      statusUrl: handle.statusUrl.href,
-      ...(job === undefined ? {} : { platformStatus: job.status }),
-    };
+    const adopted: ItemDetails = { ...base, ...trackingDetails(found.tracking) };
     await this.dependencies.outcomes.recordItem(context.data.runId, context.data.workloadId, {
       status: 'running',
-      platformJobId,
-      details: scalarDetails(details),
+      platformJobId: trackedId(found.tracking),
+      details: scalarDetails(adopted),
     });
-    context.data = {
-      ...context.data,
-      platformJobId,
-      statusUrl: handle.statusUrl.href,
-      triggeredAtMs,
-    };
-    await context.job.updateData(context.data);
+    return this.afterRead(context, found.job, adopted);
   }
 
   private async trigger(context: Context, item: ItemRecord | undefined): Promise<unknown> {
@@ -214,10 +213,6 @@ export class SnapshotItemJob {
     // id knows a snapshot may exist and looks for it instead of triggering blindly.
     await outcomes.recordItem(data.runId, data.workloadId, {
       status: 'running',
-      target: data.workloadId,
-      targetName: data.workloadName,
-      targetType: data.workloadType,
-      action: 'snapshot',
       attempts: job.attemptsMade + 1,
       startedAt: item?.startedAt ?? attemptAt,
       details: scalarDetails(intent),
@@ -226,45 +221,34 @@ export class SnapshotItemJob {
 
     let trigger;
     try {
-      trigger = await platform.rest.workloads.takeSnapshot(
-        { id: data.workloadId, type: data.workloadType },
-        {
-          ...(data.slaDomainId === null ? {} : { slaDomainId: data.slaDomainId }),
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-        },
-      );
+      trigger = await platform.api.workloads.takeSnapshot(this.workloadOf(context, item), {
+        ...(data.slaDomainId === null ? {} : { slaDomainId: data.slaDomainId }),
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+      });
     } catch (error) {
       return this.triggerFailed(context, error, intent);
     }
     crashPoints.reach('snapshot.after-trigger');
 
-    const triggeredAtMs = Date.now();
     const answered: ItemDetails = {
       ...withoutPendingAttempt(intent),
-      triggeredAt: new Date(triggeredAtMs).toISOString(),
+      ...trackingDetails(trigger.tracking),
+      triggeredAt: new Date().toISOString(),
       jobIdFrom: 'trigger',
-      statusUrl: trigger.statusUrl.href,
       platformStatus: trigger.job.status,
     };
     await outcomes.recordItem(data.runId, data.workloadId, {
       status: 'running',
-      platformJobId: trigger.jobId,
+      platformJobId: trackedId(trigger.tracking),
       errorCode: null,
       errorMessage: null,
       details: scalarDetails(answered),
     });
-    crashPoints.reach('snapshot.after-record-outcome');
-    context.data = {
-      ...data,
-      platformJobId: trigger.jobId,
-      statusUrl: trigger.statusUrl.href,
-      triggeredAtMs,
-      polls: 0,
-      lastStatus: trigger.job.status,
-    };
-    await job.updateData(context.data);
     crashPoints.reach('snapshot.after-record');
-    logger.info({ platformJobId: trigger.jobId, status: trigger.job.status }, 'snapshot triggered');
+    logger.info(
+      { platformJobId: trigger.job.id, status: trigger.job.status },
+      'snapshot triggered',
+    );
     return this.afterRead(context, trigger.job, answered);
   }
 
@@ -297,7 +281,7 @@ export class SnapshotItemJob {
     if (!retryable || isLastAttempt(context.job)) {
       const maybe =
         !provablyNothing && retryable
-          ? ' (the trigger may have reached the platform: check the workload\u2019s events)'
+          ? ' (the trigger may have reached the platform: check the workload\u2019s activity)'
           : '';
       await recordItemAndMaybeFinish(outcomes, data.runId, data.workloadId, {
         status: 'failed',
@@ -321,15 +305,20 @@ export class SnapshotItemJob {
     throw retryLater(error);
   }
 
-  /** Reads the job's status once, then records its end or waits (delayed) for the next read. */
-  private async poll(context: Context, item: ItemRecord | undefined): Promise<unknown> {
-    const { data } = context;
-    const handle = this.handleOf(data);
+  /** Reads the snapshot's status once, then records its end or waits (delayed) for the next read. */
+  private async poll(
+    context: Context,
+    item: ItemRecord | undefined,
+    tracking: SnapshotTracking,
+  ): Promise<unknown> {
     let job: SnapshotJob;
     try {
-      job = await this.dependencies.platform.rest.workloads.snapshotJob(handle, context.signal);
+      job = await this.dependencies.platform.api.workloads.readSnapshotJob(
+        tracking,
+        context.signal,
+      );
     } catch (error) {
-      return this.readFailed(context, error);
+      return this.readFailed(context, error, detailsOf(item));
     }
     this.dependencies.crashPoints.reach('snapshot.after-poll');
     return this.afterRead(context, job, detailsOf(item));
@@ -341,17 +330,17 @@ export class SnapshotItemJob {
     details: ItemDetails,
   ): Promise<unknown> {
     const { data, logger } = context;
-    const phase = classifyJobStatus(job.status);
     const now = Date.now();
-    const triggeredAt = data.triggeredAtMs ?? now;
+    const triggeredAt = triggeredAtOf(details, now);
     const deadline = triggeredAt + data.maxWaitMs;
+    const { readFailures: _recovered, ...current } = details;
     const seen: ItemDetails = {
-      ...details,
+      ...current,
       platformStatus: job.status,
       ...(job.progress === undefined ? {} : { progress: job.progress }),
     };
 
-    const ended = endOf(phase, job);
+    const ended = endOf(job);
     if (ended !== undefined) {
       const snapshotDetails = job.snapshotId === undefined ? {} : { snapshotId: job.snapshotId };
       const recorded = await recordItemAndMaybeFinish(
@@ -360,7 +349,6 @@ export class SnapshotItemJob {
         data.workloadId,
         {
           ...ended,
-          platformJobId: job.id,
           finishedAt: new Date(),
           details: scalarDetails({ ...seen, ...snapshotDetails }),
         },
@@ -378,13 +366,12 @@ export class SnapshotItemJob {
     if (now >= deadline) {
       await recordItemAndMaybeFinish(this.dependencies.outcomes, data.runId, data.workloadId, {
         status: 'timed-out',
-        platformJobId: job.id,
         errorCode: 'MAX_WAIT_EXCEEDED',
         errorMessage:
           `the platform job was still ${job.status}` +
           (job.progress === undefined ? '' : ` (${job.progress}%)`) +
           ` after maxWait (${Math.round(data.maxWaitMs / 1000)} s); it may still finish on the platform` +
-          (phase === 'unrecognised' ? `; "${job.status}" is a status paw does not know` : ''),
+          (job.phase === 'unrecognised' ? `; "${job.status}" is a status paw does not know` : ''),
         finishedAt: new Date(),
         details: scalarDetails(seen),
       });
@@ -392,13 +379,14 @@ export class SnapshotItemJob {
       return { status: 'timed-out' };
     }
 
-    if (phase === 'unrecognised' && job.status !== data.lastStatus) {
+    const changed = job.status !== details.platformStatus || details.readFailures !== undefined;
+    if (job.phase === 'unrecognised' && job.status !== details.platformStatus) {
       logger.warn(
         { platformJobId: job.id, status: job.status },
         'the platform reports a job status paw does not know; waiting for it to end or for maxWait',
       );
     }
-    if (job.status !== data.lastStatus) {
+    if (changed) {
       // The record follows status changes, not every poll: 5,000 jobs polled for hours would
       // otherwise rewrite it constantly.
       await this.dependencies.outcomes.recordItem(data.runId, data.workloadId, {
@@ -415,13 +403,6 @@ export class SnapshotItemJob {
       minMs: this.dependencies.settings.worker.snapshotPoll.minMs,
       maxMs: this.dependencies.settings.worker.snapshotPoll.maxMs,
     });
-    context.data = {
-      ...data,
-      polls: (data.polls ?? 0) + 1,
-      lastStatus: job.status,
-      readFailures: 0,
-    };
-    await context.job.updateData(context.data);
     logger.debug(
       { platformJobId: job.id, status: job.status, progress: job.progress, nextPollMs: delay },
       'snapshot job in progress',
@@ -430,14 +411,18 @@ export class SnapshotItemJob {
   }
 
   /** A status read failed: wait and read again (no attempt used), or record the end. */
-  private async readFailed(context: Context, error: unknown): Promise<unknown> {
+  private async readFailed(
+    context: Context,
+    error: unknown,
+    details: ItemDetails,
+  ): Promise<unknown> {
     const { data, logger } = context;
     if (context.signal?.aborted === true) {
       return continueStepAt(context.job, context.token, Date.now() + RESUME_AFTER_SHUTDOWN_MS);
     }
     const facts = failureFacts(error);
     const now = Date.now();
-    const deadline = (data.triggeredAtMs ?? now) + data.maxWaitMs;
+    const deadline = triggeredAtOf(details, now) + data.maxWaitMs;
     if (!isTransientFailure(error)) {
       await recordItemAndMaybeFinish(this.dependencies.outcomes, data.runId, data.workloadId, {
         status: 'failed',
@@ -457,13 +442,15 @@ export class SnapshotItemJob {
       return { status: 'timed-out' };
     }
     // Transient: the next read waits with backoff, as a step (it holds no slot, uses no attempt).
-    const failures = (data.readFailures ?? 0) + 1;
+    const failures = (details.readFailures ?? 0) + 1;
     const delay = Math.min(
       backoffDelay(failures, this.dependencies.settings.queues.backoff, retryLater(error)),
       Math.max(0, deadline - now),
     );
-    context.data = { ...data, readFailures: failures };
-    await context.job.updateData(context.data);
+    await this.dependencies.outcomes.recordItem(data.runId, data.workloadId, {
+      status: 'running',
+      details: scalarDetails({ ...details, readFailures: failures }),
+    });
     logger.warn(
       { ...facts, failures, nextPollMs: delay },
       'reading the snapshot job status failed',
@@ -496,22 +483,26 @@ export class SnapshotItemJob {
     throw retryLater(error);
   }
 
-  private handleOf(data: SnapshotItemData): SnapshotJobHandle {
-    const jobId = data.platformJobId ?? '';
-    if (data.statusUrl === undefined) {
-      return this.dependencies.platform.rest.workloads.jobHandleFor(data.workloadId, jobId);
-    }
+  /** The workload as the run recorded it at fan-out (the item is the record of it). */
+  private workloadOf(context: Context, item: ItemRecord | undefined): Workload {
+    const type = item?.targetType ?? '';
     return {
-      workloadId: data.workloadId,
-      jobId,
-      statusUrl: new URL(data.statusUrl),
-      linkSource: 'metadata',
+      id: context.data.workloadId,
+      name: item?.targetName ?? context.data.workloadId,
+      type,
+      kind: this.dependencies.platform.api.vocabulary.workloadKind(type),
+      clusterId: detailsOf(item).clusterId,
+      clusterName: undefined,
+      slaDomainId: undefined,
+      slaDomainName: undefined,
     };
   }
+}
 
-  private async currentItem(context: Context): Promise<ItemRecord | undefined> {
-    return this.dependencies.outcomes.getItem(context.data.runId, context.data.workloadId);
-  }
+/** When maxWait started counting: the trigger's answer (or the snapshot's discovery). */
+function triggeredAtOf(details: ItemDetails, fallback: number): number {
+  const at = Date.parse(details.triggeredAt ?? '');
+  return Number.isFinite(at) ? at : fallback;
 }
 
 /** A transient error for the queue; a 429 asks it to wait a little longer than usual. */

@@ -1,7 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { parseDuration } from '../../time/duration.js';
-import { isSnapshotCapable } from '../../definitions/workload-types.js';
 import type { SnapshotDefinition } from '../../definitions/snapshot-definition.js';
 import type { Logger } from '../../log/logger.js';
 import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
@@ -126,23 +125,23 @@ export class SnapshotRunJob {
         },
       ]);
     }
+    const { vocabulary } = platform.api;
     for (const workload of targets.workloads) {
       const common = {
         target: workload.id,
         targetName: workload.name,
         targetType: workload.type,
         action: 'snapshot',
+        ...(workload.clusterId === undefined ? {} : { details: { clusterId: workload.clusterId } }),
       };
+      // A kind paw knows the platform cannot snapshot is skipped here; a type paw does not
+      // recognise is triggered, and the platform's answer is recorded.
+      const decision = vocabulary.snapshotDecision(workload.type);
       updates.push([
         workload.id,
-        isSnapshotCapable(workload.type)
+        decision.action === 'trigger'
           ? { status: 'queued', ...common }
-          : {
-              status: 'skipped',
-              ...common,
-              reason: `on-demand snapshots are supported only for VSPHERE_VM and MSSQL_DATABASE, not ${workload.type}; never triggered`,
-              finishedAt: new Date(),
-            },
+          : { status: 'skipped', ...common, reason: decision.reason, finishedAt: new Date() },
       ]);
     }
     for (let index = 0; index < updates.length; index += BATCH) {
@@ -188,8 +187,6 @@ export class SnapshotRunJob {
           runId: data.runId,
           definitionId: data.definitionId,
           workloadId: item.target ?? item.itemKey,
-          workloadName: item.targetName ?? '',
-          workloadType: item.targetType ?? 'UNKNOWN',
           slaDomainId,
           maxWaitMs,
         },

@@ -2,7 +2,8 @@ import type { SnapshotDefinition } from '../../definitions/snapshot-definition.j
 import { matchesNamePattern } from '../../definitions/name-pattern.js';
 import { NotFoundError } from '../../platform/http/platform-errors.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
-import type { Workload, WorkloadFilters } from '../../platform/rest/workloads.js';
+import type { Workload, WorkloadFilters } from '../../platform/records/workload.js';
+import type { Vocabulary } from '../../platform/vocabulary/vocabulary.js';
 
 type Targets = SnapshotDefinition['targets'];
 
@@ -35,7 +36,7 @@ export async function resolveTargets(
   const ids = [...new Set(targets.ids ?? [])];
   const found = await mapWithConcurrency(ids, ID_LOOKUP_CONCURRENCY, async (id) => {
     try {
-      return await platform.rest.workloads.get(id, signal);
+      return await platform.api.workloads.get(id, signal);
     } catch (error) {
       if (error instanceof NotFoundError) {
         unknownIds.push({ id, message: error.platformMessage });
@@ -47,8 +48,9 @@ export async function resolveTargets(
   for (const workload of found) if (workload !== undefined) byId.set(workload.id, workload);
 
   if (hasSelectors(targets)) {
-    for await (const workload of platform.rest.workloads.list(serverFilters(targets), signal)) {
-      if (!byId.has(workload.id) && matchesSelectors(workload, targets)) {
+    const { vocabulary } = platform.api;
+    for await (const workload of platform.api.workloads.list(serverFilters(targets), signal)) {
+      if (!byId.has(workload.id) && matchesSelectors(workload, targets, vocabulary)) {
         byId.set(workload.id, workload);
       }
     }
@@ -80,9 +82,15 @@ function serverFilters(targets: Targets): WorkloadFilters {
   return filters;
 }
 
-/** Whether a workload matches every selector the definition gives. */
-export function matchesSelectors(workload: Workload, targets: Targets): boolean {
-  if (targets.types !== undefined && !(targets.types as readonly string[]).includes(workload.type))
+/**
+ * Whether a workload matches every selector the definition gives. A type matches by kind: the
+ * definition may say `VSPHERE_VM` of a workload the platform calls `VmwareVirtualMachine`.
+ */
+function matchesSelectors(workload: Workload, targets: Targets, vocabulary: Vocabulary): boolean {
+  if (
+    targets.types !== undefined &&
+    !targets.types.some((type) => vocabulary.sameWorkloadType(type, workload.type))
+  )
     return false;
   if (targets.namePattern !== undefined && !matchesNamePattern(workload.name, targets.namePattern))
     return false;

@@ -1,22 +1,14 @@
 import type { Logger } from '../../log/logger.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import { NotFoundError } from '../../platform/http/platform-errors.js';
+import type { OnDemandEvidence } from '../../platform/jobs/on-demand-evidence.js';
 import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
+import type { SnapshotTracking } from '../../platform/jobs/snapshot-tracking.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
+import type { Workload } from '../../platform/records/workload.js';
+import { detailsOf } from './item-details.js';
 
-/**
- * Events are looked up from this long before the first trigger attempt: the attempt's time is
- * this worker's clock, the events' the platform's.
- */
-export const CLOCK_SKEW_ALLOWANCE_MS = 30_000;
-
-/**
- * A trigger that may have reached the platform is looked for only once this long has passed
- * since it was sent, so that its QUEUED event has had time to appear.
- */
-export const EVENT_SETTLE_MS = 5_000;
-
-/** How many of the workload's most recent items (other runs) are read for job ids they own. */
+/** How many of the workload's most recent items (other runs) are read for what they own. */
 const CLAIMED_ITEMS_READ = 100;
 
 export interface ReconcileRequest {
@@ -24,87 +16,102 @@ export interface ReconcileRequest {
   readonly queries: OutcomeQueries;
   readonly logger: Logger;
   readonly runId: string;
-  readonly workloadId: string;
+  readonly workload: Pick<Workload, 'id' | 'kind' | 'clusterId'>;
   /** The first trigger attempt of this item (epoch ms, this worker's clock). */
   readonly since: number;
   readonly signal?: AbortSignal | undefined;
 }
 
-/** The platform job an earlier trigger attempt started. */
-export interface ReconciledTrigger {
-  readonly jobId: string;
-  /** Its current record (read through the job-status route). */
-  readonly job: SnapshotJob;
-  /** When its first event says it was queued (platform clock). */
-  readonly queuedAt: string;
-  /** Other jobs that also look like ours: a double trigger happened before (logged). */
-  readonly others: readonly string[];
-}
+/** What an earlier, unanswered trigger left on the platform. */
+export type EarlierTrigger =
+  | {
+      /** A job or activity to follow as if the trigger had answered; `job` is its current state. */
+      readonly found: 'tracking';
+      readonly tracking: SnapshotTracking;
+      readonly job: SnapshotJob;
+      readonly time: string;
+      /** Other unclaimed traces that also look like ours: a double trigger happened before. */
+      readonly others: number;
+    }
+  | {
+      /** A finished on-demand snapshot: the trigger reached the platform and succeeded. */
+      readonly found: 'snapshot';
+      readonly snapshotId: string;
+      readonly time: string;
+      readonly others: number;
+    };
 
 /**
  * Finds out whether an earlier attempt's snapshot trigger reached the platform although its
- * answer was never recorded (the worker died, or the call timed out). The workload's BACKUP
- * events since the attempt carry the job id of every snapshot job started on it; jobs that
- * another run's item already recorded as its own are not ours; of the rest the earliest is taken
- * and its job record read to confirm it exists. `undefined` means no trace: triggering again is
- * safe.
+ * answer was never recorded (the worker died, or the call timed out): the workload's on-demand
+ * activity and snapshots since the attempt, on whichever interface runs. What another item
+ * already owns (its job, activity or snapshot) is not ours; of the rest, a job that names
+ * itself is preferred (it can be polled precisely), then activity without a job id, then a
+ * finished snapshot. `undefined` means the platform shows nothing: triggering again is safe once
+ * it has had time to show it. A failed lookup throws: the caller must not trigger blindly.
  */
 export async function findEarlierTrigger(
   request: ReconcileRequest,
-): Promise<ReconciledTrigger | undefined> {
-  const { platform, workloadId, signal } = request;
-  const claimed = await jobIdsOwnedByOtherItems(request);
+): Promise<EarlierTrigger | undefined> {
+  const { platform, workload, signal } = request;
+  const claimed = await idsOwnedByOtherItems(request);
+  const unclaimed = (
+    await platform.api.workloads.findOnDemandActivity(workload, request.since, signal)
+  ).filter((evidence) => !claimed.has(idOf(evidence)));
+  const ranked = [
+    ...unclaimed.filter((evidence) => evidence.kind === 'job'),
+    ...unclaimed.filter((evidence) => evidence.kind === 'activity'),
+    ...unclaimed.filter((evidence) => evidence.kind === 'snapshot'),
+  ];
 
-  const firstSeen = new Map<string, string>();
-  const startTime = new Date(request.since - CLOCK_SKEW_ALLOWANCE_MS).toISOString();
-  for await (const event of platform.rest.events.list(
-    { objectId: workloadId, type: 'BACKUP', startTime },
-    signal,
-  )) {
-    const jobId = event.jobId;
-    if (jobId == null || jobId === '' || event.objectId !== workloadId) continue;
-    if (claimed.has(jobId)) continue;
-    const earlier = firstSeen.get(jobId);
-    if (earlier === undefined || Date.parse(event.time) < Date.parse(earlier)) {
-      firstSeen.set(jobId, event.time);
+  for (const [index, evidence] of ranked.entries()) {
+    const others = ranked.length - index - 1;
+    if (others > 0) {
+      request.logger.warn(
+        { workloadId: workload.id, adopting: idOf(evidence), others },
+        'more than one unclaimed on-demand snapshot trace since the first trigger attempt; adopting the most precise',
+      );
     }
-  }
-  const candidates = [...firstSeen.entries()].sort(([, a], [, b]) => Date.parse(a) - Date.parse(b));
-
-  for (const [jobId, queuedAt] of candidates) {
+    if (evidence.kind === 'snapshot') {
+      return { found: 'snapshot', snapshotId: evidence.snapshotId, time: evidence.time, others };
+    }
     let job: SnapshotJob;
     try {
-      job = await platform.rest.workloads.snapshotJob(
-        platform.rest.workloads.jobHandleFor(workloadId, jobId),
-        signal,
-      );
+      job = await platform.api.workloads.readSnapshotJob(evidence.tracking, signal);
     } catch (error) {
-      if (error instanceof NotFoundError) continue; // an event of a job the platform forgot
+      if (error instanceof NotFoundError) continue; // a trace of a job the platform forgot
       throw error;
     }
-    const others = candidates.map(([id]) => id).filter((id) => id !== jobId);
-    if (others.length > 0) {
-      request.logger.warn(
-        { workloadId, jobId, others },
-        'more than one unclaimed snapshot job since the first trigger attempt; adopting the earliest',
-      );
-    }
-    return { jobId, job, queuedAt, others };
+    return { found: 'tracking', tracking: evidence.tracking, job, time: evidence.time, others };
   }
   return undefined;
 }
 
-/** Platform job ids recorded by the workload's items in other runs (or other items). */
-async function jobIdsOwnedByOtherItems(request: ReconcileRequest): Promise<Set<string>> {
+function idOf(evidence: OnDemandEvidence): string {
+  switch (evidence.kind) {
+    case 'job':
+      return evidence.jobId;
+    case 'activity':
+      return evidence.activityId ?? `activity@${evidence.time}`;
+    case 'snapshot':
+      return evidence.snapshotId;
+  }
+}
+
+/** Job, activity and snapshot ids recorded by the workload's items in other runs. */
+async function idsOwnedByOtherItems(request: ReconcileRequest): Promise<Set<string>> {
   const owned = new Set<string>();
   let read = 0;
   for await (const item of request.queries.items({
-    target: request.workloadId,
+    target: request.workload.id,
     order: 'newest-first',
   })) {
     if (++read > CLAIMED_ITEMS_READ) break;
-    if (item.runId === request.runId && item.itemKey === request.workloadId) continue;
+    if (item.runId === request.runId && item.itemKey === request.workload.id) continue;
     if (item.platformJobId !== undefined) owned.add(item.platformJobId);
+    const { snapshotId, activityId } = detailsOf(item);
+    if (snapshotId !== undefined) owned.add(snapshotId);
+    if (activityId !== undefined) owned.add(activityId);
   }
   return owned;
 }

@@ -1,28 +1,10 @@
-import { GraphQLError } from 'graphql';
-import { randomUUID } from 'node:crypto';
-import type { Principal, SimServiceAccount } from '../accounts.js';
+import type { SimServiceAccount } from '../accounts.js';
 import { isoTime } from '../clock.js';
-import type { Permission } from '../permissions.js';
-import type { SimulatorState } from '../simulator-state.js';
-
-export interface GraphqlContext {
-  readonly state: SimulatorState;
-  readonly principal: Principal;
-}
+import { fieldError, requireGrant, type GraphqlContext } from './graphql-context.js';
+import { jobResolvers } from './job-resolvers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_PAGE = 1000;
-
-/** A field error the way the platform reports it: `extensions.code` is an HTTP-like number. */
-function fieldError(code: 400 | 403 | 404 | 500, message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code, trace: { traceId: randomUUID() } } });
-}
-
-function requireGrant(context: GraphqlContext, permission: Permission): void {
-  if (context.state.accounts.permissionsOf(context.principal)?.has(permission) !== true) {
-    throw fieldError(403, `Access denied: the caller's roles do not grant ${permission}`);
-  }
-}
 
 function accountView(context: GraphqlContext, account: SimServiceAccount) {
   return {
@@ -60,8 +42,8 @@ function encodeCursor(account: SimServiceAccount): string {
   return Buffer.from(`sa:${account.uuid}`).toString('base64url');
 }
 
-/** The root value: one resolver per operation of the spec. */
-export const rootResolvers = {
+/** The service-account operations of the spec. */
+const serviceAccountResolvers = {
   serviceAccounts(
     args: {
       first?: number | null;
@@ -137,7 +119,7 @@ export const rootResolvers = {
     return {
       clientId: account.clientId,
       clientSecret: account.secret,
-      accessTokenUri: state.accessTokenUri,
+      accessTokenUri: state.answeredAccessTokenUri ?? state.accessTokenUri,
       name: account.name,
     };
   },
@@ -149,7 +131,7 @@ export const rootResolvers = {
     return {
       clientId: account.clientId,
       clientSecret: secret,
-      accessTokenUri: context.state.accessTokenUri,
+      accessTokenUri: context.state.answeredAccessTokenUri ?? context.state.accessTokenUri,
       name: account.name,
       suspendedTprPolicyIds: [],
     };
@@ -201,3 +183,6 @@ export const rootResolvers = {
     return true;
   },
 };
+
+/** The root value: one resolver per operation. */
+export const rootResolvers = { ...serviceAccountResolvers, ...jobResolvers };

@@ -2,6 +2,7 @@ import { paginate } from '../pagination.js';
 import { requirePermission } from '../permission-check.js';
 import type { SimCluster, SimEvent } from '../records.js';
 import { RestError, successEnvelope } from '../rest-error.js';
+import { layoutRoute } from '../rest-layouts.js';
 import {
   clusterSchema,
   collectionEnvelopeOf,
@@ -16,14 +17,15 @@ import type { SimulatorState } from '../simulator-state.js';
 
 const rest = { bearerAuth: true, rateLimited: true };
 
-/** Listing clusters and activity events. */
+/** Listing clusters and activity events, where the layout puts them. */
 export function registerClusterAndEventRoutes(app: ZodApp, state: SimulatorState): void {
+  const clusters = layoutRoute(state.options.restLayout, 'listClusters');
   app.route({
-    method: 'GET',
-    url: '/clusters',
+    method: clusters.method,
+    url: clusters.url,
     config: operation('listClusters', 'rest', rest),
     schema: {
-      operationId: 'listClusters',
+      operationId: clusters.operationId,
       tags: ['Clusters'],
       summary: 'List clusters',
       querystring: listClustersQuery,
@@ -53,12 +55,13 @@ export function registerClusterAndEventRoutes(app: ZodApp, state: SimulatorState
     },
   });
 
+  const events = layoutRoute(state.options.restLayout, 'listEvents');
   app.route({
-    method: 'GET',
-    url: '/events',
+    method: events.method,
+    url: events.url,
     config: operation('listEvents', 'rest', rest),
     schema: {
-      operationId: 'listEvents',
+      operationId: events.operationId,
       tags: ['Events'],
       summary: 'List activity events, newest first',
       querystring: listEventsQuery,
@@ -66,7 +69,21 @@ export function registerClusterAndEventRoutes(app: ZodApp, state: SimulatorState
     },
     handler: async (request) => {
       requirePermission(state, request, 'VIEW_INVENTORY');
-      const { objectId, type, status, severity, startTime, endTime, first, after } = request.query;
+      const { objectId, startTime, endTime, severity, first, after } = request.query;
+      const type =
+        request.query.type === undefined
+          ? undefined
+          : state.words.parseEventType(request.query.type);
+      const status =
+        request.query.status === undefined
+          ? undefined
+          : state.words.parseEventStatus(request.query.status);
+      if (request.query.type !== undefined && type === undefined) {
+        throw RestError.invalid(`type: ${request.query.type} is not an event type`);
+      }
+      if (request.query.status !== undefined && status === undefined) {
+        throw RestError.invalid(`status: ${request.query.status} is not an event status`);
+      }
       const from = startTime === undefined ? undefined : Date.parse(startTime);
       const to = endTime === undefined ? undefined : Date.parse(endTime);
       if (from !== undefined && to !== undefined && from > to) {
@@ -75,12 +92,12 @@ export function registerClusterAndEventRoutes(app: ZodApp, state: SimulatorState
       const filtered = [objectId, type, status, severity, from, to].some(
         (value) => value !== undefined,
       );
-      const events = state.events.happened();
-      const last = events.length - 1;
+      const happened = state.events.happened();
+      const last = happened.length - 1;
       const page = paginate({
         list: 'events',
-        length: events.length,
-        at: (index) => events[last - index] as SimEvent,
+        length: happened.length,
+        at: (index) => happened[last - index] as SimEvent,
         keyOf: (event) => [event.time, event.id],
         descending: true,
         filter: filtered
@@ -95,7 +112,10 @@ export function registerClusterAndEventRoutes(app: ZodApp, state: SimulatorState
         first,
         after,
       });
-      return successEnvelope({ ...page, nodes: page.nodes.map(eventView) });
+      return successEnvelope({
+        ...page,
+        nodes: page.nodes.map((event) => eventView(state, event)),
+      });
     },
   });
 }

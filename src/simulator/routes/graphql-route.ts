@@ -1,5 +1,6 @@
 import { GraphQLError, execute, parse, validate, type DocumentNode } from 'graphql';
-import { rootResolvers, type GraphqlContext } from '../graphql/resolvers.js';
+import type { GraphqlContext } from '../graphql/graphql-context.js';
+import { rootResolvers } from '../graphql/resolvers.js';
 import { platformSchema } from '../graphql/schema.js';
 import { operation, type ZodApp } from '../route-config.js';
 import type { SimulatorState } from '../simulator-state.js';

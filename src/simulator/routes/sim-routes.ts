@@ -4,6 +4,7 @@ import { simulatorFixtures } from '../fixtures.js';
 import { jobScheduleReport } from '../job-schedule-report.js';
 import { jobStatusLinkSchema } from '../job-status-link.js';
 import { CONNECTION_STATES } from '../records.js';
+import { SIM_VOCABULARIES, SimVocabulary } from '../sim-vocabulary.js';
 import type { ZodApp } from '../route-config.js';
 import type { SimulatorState } from '../simulator-state.js';
 import { statsReport } from '../stats-report.js';
@@ -50,6 +51,35 @@ export function registerSimRoutes(app: ZodApp, state: SimulatorState): void {
     async (request) => {
       state.jobStatusLink = request.body;
       return state.jobStatusLink;
+    },
+  );
+
+  // The platform's words and whether its events name their job, switchable while it runs.
+  const platformBody = z.strictObject({
+    vocabulary: z.enum(SIM_VOCABULARIES).optional(),
+    eventsWithoutJobIds: z.boolean().optional(),
+  });
+  const platformView = () => ({
+    vocabulary: state.words.name,
+    eventsWithoutJobIds: state.eventsWithoutJobIds,
+  });
+  app.get('/_sim/platform', { schema: hide }, async () => platformView());
+  app.put('/_sim/platform', { schema: { ...hide, body: platformBody } }, async (request) => {
+    const { vocabulary, eventsWithoutJobIds } = request.body;
+    if (vocabulary !== undefined) {
+      state.words = new SimVocabulary(vocabulary, state.options.typeSpellings);
+    }
+    if (eventsWithoutJobIds !== undefined) state.eventsWithoutJobIds = eventsWithoutJobIds;
+    return platformView();
+  });
+
+  // What account creation and rotation answer as accessTokenUri (null: the platform's own).
+  app.put(
+    '/_sim/access-token-uri',
+    { schema: { ...hide, body: z.strictObject({ accessTokenUri: z.string().min(1).nullable() }) } },
+    async (request) => {
+      state.answeredAccessTokenUri = request.body.accessTokenUri;
+      return { accessTokenUri: state.answeredAccessTokenUri };
     },
   );
 

@@ -1,7 +1,8 @@
 import { paginate } from '../pagination.js';
 import { requirePermission } from '../permission-check.js';
-import { WORKLOAD_TYPES, type SimSlaDomain, type WorkloadType } from '../records.js';
+import type { SimSlaDomain, WorkloadType } from '../records.js';
 import { RestError, successEnvelope } from '../rest-error.js';
+import { layoutRoute } from '../rest-layouts.js';
 import {
   clusterIdsBody,
   collectionEnvelopeOf,
@@ -11,7 +12,6 @@ import {
   errorEnvelopeSchema,
   errorResponses,
   listSlaDomainsQuery,
-  slaDomainIdParams,
   slaDomainSchema,
   updateSlaDomainBody,
   workloadIdsBody,
@@ -24,16 +24,32 @@ const rest = { bearerAuth: true, rateLimited: true };
 const tags = ['SLA Domains'];
 const withConflict = { ...errorResponses, 409: errorEnvelopeSchema };
 
-/** SLA Domains: list, create, get, update, delete, assign, remove protection, pause, resume. */
+/**
+ * SLA Domains: list, create, get, update, delete, assign, remove protection, pause, resume,
+ * where the layout puts them.
+ */
 export function registerSlaDomainRoutes(app: ZodApp, state: SimulatorState): void {
   const slaDomainEnvelope = envelopeOf(slaDomainSchema);
+  const route = (operation: Parameters<typeof layoutRoute>[1]) =>
+    layoutRoute(state.options.restLayout, operation);
+  const objectTypesOf = (words: readonly string[]): WorkloadType[] => [
+    ...new Set(
+      words.flatMap((word) => {
+        const types = state.words.parseWorkloadTypes(word);
+        if (types.length === 0)
+          throw RestError.invalid(`objectTypes: ${word} is not a workload type`);
+        return types;
+      }),
+    ),
+  ];
 
+  const list = route('listSlaDomains');
   app.route({
-    method: 'GET',
-    url: '/sla-domains',
+    method: list.method,
+    url: list.url,
     config: operation('listSlaDomains', 'rest', rest),
     schema: {
-      operationId: 'listSlaDomains',
+      operationId: list.operationId,
       tags,
       summary: 'List SLA Domains',
       description:
@@ -63,12 +79,13 @@ export function registerSlaDomainRoutes(app: ZodApp, state: SimulatorState): voi
     },
   });
 
+  const create = route('createSlaDomain');
   app.route({
-    method: 'POST',
-    url: '/sla-domains',
+    method: create.method,
+    url: create.url,
     config: operation('createSlaDomain', 'rest', rest),
     schema: {
-      operationId: 'createSlaDomain',
+      operationId: create.operationId,
       tags,
       summary: 'Create an SLA Domain',
       body: createSlaDomainBody,
@@ -76,50 +93,55 @@ export function registerSlaDomainRoutes(app: ZodApp, state: SimulatorState): voi
     },
     handler: async (request, reply) => {
       requirePermission(state, request, 'MANAGE_SLA');
-      const domain = state.slaDomains.create(request.body);
+      const domain = state.slaDomains.create({
+        ...request.body,
+        objectTypes: objectTypesOf(request.body.objectTypes),
+      });
       void reply.code(201);
       return successEnvelope(slaDomainView(state, domain));
     },
   });
 
+  const get = route('getSlaDomain');
   app.route({
-    method: 'GET',
-    url: '/sla-domains/:slaDomainId',
+    method: get.method,
+    url: get.url,
     config: operation('getSlaDomain', 'rest', rest),
     schema: {
-      operationId: 'getSlaDomain',
+      operationId: get.operationId,
       tags,
       summary: 'Get an SLA Domain, with its pause state per cluster',
-      params: slaDomainIdParams,
+      params: get.params,
       response: { 200: slaDomainEnvelope, ...errorResponses },
     },
     handler: async (request) => {
       requirePermission(state, request, 'VIEW_INVENTORY');
       return successEnvelope(
-        slaDomainView(state, state.slaDomains.require(request.params.slaDomainId)),
+        slaDomainView(state, state.slaDomains.require(get.param(request.params, 'slaDomainId'))),
       );
     },
   });
 
+  const update = route('updateSlaDomain');
   app.route({
-    method: 'PATCH',
-    url: '/sla-domains/:slaDomainId',
+    method: update.method,
+    url: update.url,
     config: operation('updateSlaDomain', 'rest', rest),
     schema: {
-      operationId: 'updateSlaDomain',
+      operationId: update.operationId,
       tags,
       summary: 'Change an SLA Domain (any field of create but clusterIds)',
-      params: slaDomainIdParams,
+      params: update.params,
       body: updateSlaDomainBody,
       response: { 200: slaDomainEnvelope, ...withConflict },
     },
     handler: async (request) => {
       requirePermission(state, request, 'MANAGE_SLA');
       const { name, description, objectTypes, frequency, retention } = request.body;
-      const domain = state.slaDomains.update(request.params.slaDomainId, {
+      const domain = state.slaDomains.update(update.param(request.params, 'slaDomainId'), {
         ...(name === undefined ? {} : { name }),
         ...(description === undefined ? {} : { description }),
-        ...(objectTypes === undefined ? {} : { objectTypes }),
+        ...(objectTypes === undefined ? {} : { objectTypes: objectTypesOf(objectTypes) }),
         ...(frequency === undefined ? {} : { frequency }),
         ...(retention === undefined ? {} : { retention }),
       });
@@ -127,78 +149,81 @@ export function registerSlaDomainRoutes(app: ZodApp, state: SimulatorState): voi
     },
   });
 
+  const remove = route('deleteSlaDomain');
   app.route({
-    method: 'DELETE',
-    url: '/sla-domains/:slaDomainId',
+    method: remove.method,
+    url: remove.url,
     config: operation('deleteSlaDomain', 'rest', rest),
     schema: {
-      operationId: 'deleteSlaDomain',
+      operationId: remove.operationId,
       tags,
       summary: 'Delete an SLA Domain that protects no workload',
-      params: slaDomainIdParams,
+      params: remove.params,
       response: { 200: envelopeOf(deletedSchema), ...withConflict },
     },
     handler: async (request) => {
       requirePermission(state, request, 'MANAGE_SLA');
-      state.slaDomains.delete(request.params.slaDomainId);
-      return successEnvelope({ id: request.params.slaDomainId, deleted: true as const });
+      const slaDomainId = remove.param(request.params, 'slaDomainId');
+      state.slaDomains.delete(slaDomainId);
+      return successEnvelope({ id: slaDomainId, deleted: true as const });
     },
   });
 
   const membership = (
     operationId: 'assignSlaDomain' | 'removeProtection',
-    path: 'assign' | 'unassign',
     summary: string,
   ): void => {
+    const member = route(operationId);
     app.route({
-      method: 'POST',
-      url: `/sla-domains/:slaDomainId/${path}`,
+      method: member.method,
+      url: member.url,
       config: operation(operationId, 'rest', rest),
       schema: {
-        operationId,
+        operationId: member.operationId,
         tags,
         summary,
-        params: slaDomainIdParams,
+        params: member.params,
         body: workloadIdsBody,
         response: { 200: slaDomainEnvelope, ...errorResponses },
       },
       handler: async (request) => {
         requirePermission(state, request, 'MANAGE_SLA');
-        const { slaDomainId } = request.params;
+        const slaDomainId = member.param(request.params, 'slaDomainId');
         const { workloadIds } = request.body;
         const domain =
-          path === 'assign'
+          operationId === 'assignSlaDomain'
             ? state.slaDomains.assign(slaDomainId, workloadIds)
             : state.slaDomains.unassign(slaDomainId, workloadIds);
         return successEnvelope(slaDomainView(state, domain));
       },
     });
   };
-  membership('assignSlaDomain', 'assign', 'Protect workloads with an SLA Domain');
-  membership('removeProtection', 'unassign', "Remove an SLA Domain's protection from workloads");
+  membership('assignSlaDomain', 'Protect workloads with an SLA Domain');
+  membership('removeProtection', "Remove an SLA Domain's protection from workloads");
 
   const pausing = (
     operationId: 'pauseSlaDomain' | 'resumeSlaDomain',
     paused: boolean,
     summary: string,
   ): void => {
+    const pause = route(operationId);
     app.route({
-      method: 'POST',
-      url: `/sla-domains/:slaDomainId/${paused ? 'pause' : 'resume'}`,
+      method: pause.method,
+      url: pause.url,
       config: operation(operationId, 'rest', rest),
       schema: {
-        operationId,
+        operationId: pause.operationId,
         tags,
         summary,
         description: 'Per cluster; all of its clusters when clusterIds is omitted. Idempotent.',
-        params: slaDomainIdParams,
+        params: pause.params,
         body: clusterIdsBody,
         response: { 200: slaDomainEnvelope, ...errorResponses },
       },
       handler: async (request) => {
         requirePermission(state, request, 'MANAGE_SLA');
         const domain = state.slaDomains.setPaused(
-          request.params.slaDomainId,
+          pause.param(request.params, 'slaDomainId'),
           paused,
           request.body?.clusterIds,
         );
@@ -210,7 +235,8 @@ export function registerSlaDomainRoutes(app: ZodApp, state: SimulatorState): voi
   pausing('resumeSlaDomain', false, 'Resume an SLA Domain on clusters');
 }
 
-function slaFilter(
+/** The SLA Domains a filter field and text select (both interfaces filter the same way). */
+export function slaFilter(
   state: SimulatorState,
   field: string | undefined,
   text: string | undefined,
@@ -228,12 +254,11 @@ function slaFilter(
     case 'CLUSTER_UUID':
       return (domain) => domain.clusterIds.includes(text);
     case 'OBJECT_TYPE': {
-      if (!(WORKLOAD_TYPES as readonly string[]).includes(text)) {
-        throw RestError.invalid(
-          `filterText: ${text} is not a workload type; use one of ${WORKLOAD_TYPES.join(', ')}`,
-        );
+      const types = state.words.parseWorkloadTypes(text);
+      if (types.length === 0) {
+        throw RestError.invalid(`filterText: ${text} is not a workload type`);
       }
-      return (domain) => domain.objectTypes.includes(text as WorkloadType);
+      return (domain) => domain.objectTypes.some((type) => types.includes(type));
     }
     case 'SHOW_PAUSED_SLAS_ONLY': {
       if (text !== 'true' && text !== 'false')

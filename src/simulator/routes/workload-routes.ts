@@ -4,53 +4,62 @@ import { paginate } from '../pagination.js';
 import { requirePermission } from '../permission-check.js';
 import { SNAPSHOTTABLE_TYPES, type SimSnapshot, type SimWorkload } from '../records.js';
 import { RestError, successEnvelope } from '../rest-error.js';
+import { layoutRoute } from '../rest-layouts.js';
 import {
   collectionEnvelopeOf,
   envelopeOf,
   errorResponses,
-  jobParams,
   listWorkloadsQuery,
   pageQuery,
   snapshotJobSchema,
   snapshotSchema,
   takeSnapshotBody,
-  workloadIdParams,
   workloadSchema,
+  workloadV2Schema,
 } from '../rest-schemas.js';
-import { jobStatusPath, snapshotJobView, snapshotView, workloadView } from '../rest-views.js';
+import { jobStatusLocation, snapshotJobView, snapshotView, workloadView } from '../rest-views.js';
 import { operation, type ZodApp } from '../route-config.js';
 import type { SimulatorState } from '../simulator-state.js';
-import { scheduledSnapshots } from '../snapshot-history.js';
+import type { SnapshotJob } from '../snapshot-jobs.js';
+import { snapshotsOfWorkload } from '../workload-snapshots.js';
 
 const rest = { bearerAuth: true, rateLimited: true };
 const tags = ['Workloads'];
 
-/** Workloads, their snapshots, on-demand snapshots and their jobs. */
+/** Workloads, their snapshots, on-demand snapshots and their jobs, where the layout puts them. */
 export function registerWorkloadRoutes(app: ZodApp, state: SimulatorState): void {
+  const layout = state.options.restLayout;
+  const route = (operation: Parameters<typeof layoutRoute>[1]) => layoutRoute(layout, operation);
+  const workloadRecord = layout === 'v2' ? workloadV2Schema : workloadSchema;
   const requireWorkload = (workloadId: string): SimWorkload => {
     const workload = state.inventory.workload(workloadId);
     if (workload === undefined) throw RestError.notFound(`workload ${workloadId} not found`);
     return workload;
   };
 
+  const list = route('listWorkloads');
   app.route({
-    method: 'GET',
-    url: '/workloads',
+    method: list.method,
+    url: list.url,
     config: operation('listWorkloads', 'rest', rest),
     schema: {
-      operationId: 'listWorkloads',
+      operationId: list.operationId,
       tags,
       summary: 'List workloads (the connectivity test)',
       querystring: listWorkloadsQuery,
-      response: { 200: collectionEnvelopeOf(workloadSchema), ...errorResponses },
+      response: { 200: collectionEnvelopeOf(workloadRecord), ...errorResponses },
     },
     handler: async (request) => {
       requirePermission(state, request, 'VIEW_INVENTORY');
-      const { name, type, clusterId, slaDomainId, first, after } = request.query;
+      const { name, type: typeWord, clusterId, slaDomainId, first, after } = request.query;
+      const types = typeWord === undefined ? undefined : state.words.parseWorkloadTypes(typeWord);
+      if (types?.length === 0) {
+        throw RestError.invalid(`type: ${typeWord ?? ''} is not a workload type`);
+      }
       const needle = name?.toLowerCase();
       const filtered =
         needle !== undefined ||
-        type !== undefined ||
+        types !== undefined ||
         clusterId !== undefined ||
         slaDomainId !== undefined;
       const workloads = state.inventory.workloads;
@@ -61,7 +70,7 @@ export function registerWorkloadRoutes(app: ZodApp, state: SimulatorState): void
         keyOf: (workload) => [workload.name, workload.id],
         filter: filtered
           ? (workload) =>
-              (type === undefined || workload.type === type) &&
+              (types === undefined || types.includes(workload.type)) &&
               (clusterId === undefined || workload.cluster.id === clusterId) &&
               (slaDomainId === undefined || workload.slaDomainId === slaDomainId) &&
               (needle === undefined || workload.name.toLowerCase().includes(needle))
@@ -76,46 +85,43 @@ export function registerWorkloadRoutes(app: ZodApp, state: SimulatorState): void
     },
   });
 
+  const get = route('getWorkload');
   app.route({
-    method: 'GET',
-    url: '/workloads/:workloadId',
+    method: get.method,
+    url: get.url,
     config: operation('getWorkload', 'rest', rest),
     schema: {
-      operationId: 'getWorkload',
+      operationId: get.operationId,
       tags,
       summary: 'Get a workload',
-      params: workloadIdParams,
-      response: { 200: envelopeOf(workloadSchema), ...errorResponses },
+      params: get.params,
+      response: { 200: envelopeOf(workloadRecord), ...errorResponses },
     },
     handler: async (request) => {
       requirePermission(state, request, 'VIEW_INVENTORY');
-      return successEnvelope(workloadView(state, requireWorkload(request.params.workloadId)));
+      return successEnvelope(
+        workloadView(state, requireWorkload(get.param(request.params, 'workloadId'))),
+      );
     },
   });
 
+  const snapshotList = route('listWorkloadSnapshots');
   app.route({
-    method: 'GET',
-    url: '/workloads/:workloadId/snapshots',
+    method: snapshotList.method,
+    url: snapshotList.url,
     config: operation('listWorkloadSnapshots', 'rest', rest),
     schema: {
-      operationId: 'listWorkloadSnapshots',
+      operationId: snapshotList.operationId,
       tags,
       summary: "List a workload's snapshots, newest first",
-      params: workloadIdParams,
+      params: snapshotList.params,
       querystring: pageQuery,
       response: { 200: collectionEnvelopeOf(snapshotSchema), ...errorResponses },
     },
     handler: async (request) => {
       requirePermission(state, request, 'VIEW_INVENTORY');
-      const workload = requireWorkload(request.params.workloadId);
-      const initial =
-        workload.initialSlaDomainId === null
-          ? undefined
-          : state.initialSlaDomains.get(workload.initialSlaDomainId);
-      const snapshots = [
-        ...scheduledSnapshots(workload, initial, state.inventoryEpoch),
-        ...state.jobs.snapshotsOf(workload.id),
-      ].sort((a, b) => b.date - a.date || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+      const workload = requireWorkload(snapshotList.param(request.params, 'workloadId'));
+      const snapshots = snapshotsOfWorkload(state, workload);
       const page = paginate({
         list: `snapshots:${workload.id}`,
         length: snapshots.length,
@@ -129,18 +135,19 @@ export function registerWorkloadRoutes(app: ZodApp, state: SimulatorState): void
     },
   });
 
+  const take = route('takeSnapshot');
   app.route({
-    method: 'POST',
-    url: '/workloads/:workloadId/snapshots',
+    method: take.method,
+    url: take.url,
     config: operation('takeSnapshot', 'rest', rest),
     schema: {
-      operationId: 'takeSnapshot',
+      operationId: take.operationId,
       tags,
-      summary: 'Take an on-demand snapshot (VSPHERE_VM and MSSQL_DATABASE only)',
+      summary: 'Take an on-demand snapshot (vSphere VMs and SQL Server databases only)',
       description:
         'Answers 202 with the snapshot job in data and the job-status link in metadata. With no ' +
         'slaDomainId and a workload without an SLA Domain, the snapshot is kept forever.',
-      params: workloadIdParams,
+      params: take.params,
       body: takeSnapshotBody,
       response: {
         202: envelopeOf(snapshotJobSchema),
@@ -150,65 +157,83 @@ export function registerWorkloadRoutes(app: ZodApp, state: SimulatorState): void
     },
     handler: async (request, reply) => {
       requirePermission(state, request, 'TAKE_SNAPSHOT');
-      const workload = requireWorkload(request.params.workloadId);
-      if (!SNAPSHOTTABLE_TYPES.has(workload.type)) {
-        throw new RestError(
-          400,
-          'UNSUPPORTED_WORKLOAD_TYPE',
-          `on-demand snapshots are supported only for VSPHERE_VM and MSSQL_DATABASE workloads; ${workload.name} is ${workload.type}`,
-        );
-      }
-      const requested = request.body?.slaDomainId ?? undefined;
-      const domain =
-        requested !== undefined
-          ? state.slaDomains.require(requested)
-          : workload.slaDomainId === null
-            ? null
-            : (state.slaDomains.get(workload.slaDomainId) ?? null);
-      if (domain !== null && !domain.objectTypes.includes(workload.type)) {
-        throw RestError.invalid(
-          `SLA Domain ${domain.name} does not protect ${workload.type} workloads`,
-        );
-      }
-      if (workload.cluster.connectionState === 'Disconnected') {
-        throw new RestError(
-          503,
-          'CLUSTER_UNAVAILABLE',
-          `cluster ${workload.cluster.name} of workload ${workload.name} is Disconnected`,
-        );
-      }
-      const job = state.jobs.trigger(workload, domain);
-      state.stats.snapshotTrigger(workload.id);
+      const workload = requireWorkload(take.param(request.params, 'workloadId'));
+      const job = triggerSnapshot(state, workload, request.body?.slaDomainId ?? undefined);
       void reply.code(202);
+      const location = jobStatusLocation(state, job);
       return successEnvelope(
         snapshotJobView(state, job, job.triggeredAt),
-        jobStatusMetadata(state.jobStatusLink, state.baseUrl, jobStatusPath(job)),
+        jobStatusMetadata(state.jobStatusLink, location.origin, location.path),
       );
     },
   });
 
+  const status = route('getSnapshotJobStatus');
   app.route({
-    method: 'GET',
-    url: '/workloads/:workloadId/snapshot-jobs/:jobId',
+    method: status.method,
+    url: status.url,
     config: operation('getSnapshotJobStatus', 'rest', rest),
     schema: {
-      operationId: 'getSnapshotJobStatus',
+      operationId: status.operationId,
       tags,
       summary: 'Check the status of a snapshot job',
       description: 'Job ids contain ":"; percent-encode them in the path.',
-      params: jobParams,
+      params: status.params,
       response: { 200: envelopeOf(snapshotJobSchema), ...errorResponses },
     },
     handler: async (request) => {
       requirePermission(state, request, 'VIEW_INVENTORY');
-      const workload = requireWorkload(request.params.workloadId);
-      const job = state.jobs.find(request.params.jobId);
-      if (job === undefined || job.workload.id !== workload.id) {
+      const jobId = status.param(request.params, 'jobId');
+      // The layout's route may name the workload (default) or not (v2's top-level lookup).
+      const workloadId = status.param(request.params, 'workloadId');
+      const workload = workloadId === '' ? undefined : requireWorkload(workloadId);
+      const job = state.jobs.find(jobId);
+      if (job === undefined || (workload !== undefined && job.workload.id !== workload.id)) {
         throw RestError.notFound(
-          `snapshot job ${request.params.jobId} of workload ${workload.id} not found`,
+          `snapshot job ${jobId}${workload === undefined ? '' : ` of workload ${workload.id}`} not found`,
         );
       }
       return successEnvelope(snapshotJobView(state, job));
     },
   });
+}
+
+/**
+ * Triggers an on-demand snapshot, as both interfaces do: only vSphere VMs and SQL Server
+ * databases, a retention SLA Domain that protects the workload's type, a connected cluster.
+ * Throws RestError (GraphQL turns it into a field error); counts the trigger in the stats.
+ */
+export function triggerSnapshot(
+  state: SimulatorState,
+  workload: SimWorkload,
+  slaDomainId: string | undefined,
+): SnapshotJob {
+  const typeWord = state.words.workloadType(workload.type);
+  if (!SNAPSHOTTABLE_TYPES.has(workload.type)) {
+    throw new RestError(
+      400,
+      'UNSUPPORTED_WORKLOAD_TYPE',
+      `on-demand snapshots are supported only for vSphere VMs (${state.words.workloadType('VSPHERE_VM')}) ` +
+        `and SQL Server databases (${state.words.workloadType('MSSQL_DATABASE')}); ${workload.name} is ${typeWord}`,
+    );
+  }
+  const domain =
+    slaDomainId !== undefined
+      ? state.slaDomains.require(slaDomainId)
+      : workload.slaDomainId === null
+        ? null
+        : (state.slaDomains.get(workload.slaDomainId) ?? null);
+  if (domain !== null && !domain.objectTypes.includes(workload.type)) {
+    throw RestError.invalid(`SLA Domain ${domain.name} does not protect ${typeWord} workloads`);
+  }
+  if (workload.cluster.connectionState === 'Disconnected') {
+    throw new RestError(
+      503,
+      'CLUSTER_UNAVAILABLE',
+      `cluster ${workload.cluster.name} of workload ${workload.name} is Disconnected`,
+    );
+  }
+  const job = state.jobs.trigger(workload, domain);
+  state.stats.snapshotTrigger(workload.id);
+  return job;
 }

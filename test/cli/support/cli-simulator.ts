@@ -15,6 +15,8 @@ export interface CliSimulator {
   /** `paw ...args` with PAW_CREDENTIALS_FILE set (unless `env` overrides it). */
   paw(args: readonly string[], options?: Partial<RunOptions>): Promise<PawResult>;
   stats(): Promise<{ byOperation: Record<string, number>; liveSessions: number }>;
+  /** What the platform answers as accessTokenUri on account creation and rotation (null: its own). */
+  sim_setAccessTokenUri(uri: string | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,14 @@ export async function startCliSimulator(
         env: { PAW_CREDENTIALS_FILE: credentialsFile, ...runOptions.env },
       }),
     stats: async () => sim.stats(),
+    sim_setAccessTokenUri: async (uri) => {
+      const response = await fetch(`${sim.baseUrl}/_sim/access-token-uri`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ accessTokenUri: uri }),
+      });
+      if (!response.ok) throw new Error(`/_sim/access-token-uri answered ${response.status}`);
+    },
     close: async () => {
       await sim.stop();
       await rm(dir, { recursive: true, force: true });

@@ -42,6 +42,7 @@ worker:
   snapshotPoll: { minMs: 50, maxMs: 400 }
 platform:
   retry: { baseDelayMs: 20, maxDelayMs: 100 }
+  activityDelayMs: 1500
 `;
 
 export interface InProcessWorker {
@@ -192,7 +193,11 @@ function settingsFor(
 ): Settings {
   const fast: Record<string, unknown> = {
     redis: { url, prefix },
-    platform: { credentialsFile, retry: { baseDelayMs: 20, maxDelayMs: 100 } },
+    platform: {
+      credentialsFile,
+      retry: { baseDelayMs: 20, maxDelayMs: 100 },
+      activityDelayMs: 1500,
+    },
     queues: {
       snapshot: { concurrency: 5 },
       attempts: 5,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPollDelay } from '../../src/processors/snapshot/poll-delay.js';
+import { nextPollDelay } from '../../src/platform/jobs/poll-delay.js';
 
 const MINUTE = 60_000;
 const base = { triggeredAt: 0, deadline: 6 * 60 * MINUTE, minMs: 5_000, maxMs: 120_000 };

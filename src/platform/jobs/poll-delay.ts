@@ -9,7 +9,7 @@ export interface PollSituation {
   readonly progress?: number | undefined;
   /** When the wait runs out (`triggeredAt + maxWait`). */
   readonly deadline: number;
-  /** `worker.snapshotPoll`. */
+  /** `worker.snapshotPoll`: the worker and `paw snapshot --wait` poll alike. */
   readonly minMs: number;
   readonly maxMs: number;
 }

@@ -1,0 +1,51 @@
+import { readFileSync, statSync } from 'node:fs';
+import { UsageError } from '../../errors/usage-error.js';
+
+/**
+ * A file of credentials (bearer tokens, basic-auth users): its lines, re-read when its
+ * modification time changes, so that rotating the ops credentials needs no restart. Blank lines
+ * and `#` comments are skipped. An unreadable or empty file is a UsageError at start; later, the
+ * last good content is kept.
+ */
+export class CredentialFile {
+  private lines: readonly string[] = [];
+  private modified = -1;
+
+  constructor(
+    private readonly file: string,
+    private readonly setting: string,
+  ) {
+    this.refresh(true);
+  }
+
+  current(): readonly string[] {
+    this.refresh(false);
+    return this.lines;
+  }
+
+  private refresh(first: boolean): void {
+    let modified: number;
+    let text: string;
+    try {
+      modified = statSync(this.file).mtimeMs;
+      if (modified === this.modified) return;
+      text = readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if (!first) return;
+      throw new UsageError(
+        `${this.setting}: ${this.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        { cause: error },
+      );
+    }
+    const lines = text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    if (lines.length === 0) {
+      if (first) throw new UsageError(`${this.setting}: ${this.file} holds no credential`);
+      return;
+    }
+    this.lines = lines;
+    this.modified = modified;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log/logger.js';
+import type { OpsUser } from './auth/ops-access.js';
+
+/** Operator actions kept (a capped Redis stream): who changed what through the ops server. */
+const KEPT = 1000;
+
+export interface OperatorAction {
+  readonly at: string;
+  readonly user: string;
+  readonly via: OpsUser['via'];
+  readonly action: string;
+  readonly target: string;
+  /** `done`, or why it was refused. */
+  readonly outcome: string;
+}
+
+/** The record of what operators did through `/queues` (and the dashboard's actions). */
+export class OperatorActions {
+  private readonly key: string;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+    private readonly logger: Logger,
+  ) {
+    this.key = `${prefix}:ops:actions`;
+  }
+
+  async record(action: Omit<OperatorAction, 'at'>): Promise<void> {
+    const entry: OperatorAction = { at: new Date().toISOString(), ...action };
+    this.logger.info({ ...entry }, 'operator action');
+    await this.redis.xadd(
+      this.key,
+      'MAXLEN',
+      '~',
+      String(KEPT),
+      '*',
+      ...Object.entries(entry).flatMap(([field, value]): string[] => [field, String(value)]),
+    );
+  }
+
+  /** The newest actions first. */
+  async list(limit = 50): Promise<OperatorAction[]> {
+    const entries = await this.redis.xrevrange(this.key, '+', '-', 'COUNT', limit);
+    return entries.map(([, fields]) => {
+      const record: Record<string, string> = {};
+      for (let index = 0; index + 1 < fields.length; index += 2) {
+        record[fields[index] ?? ''] = fields[index + 1] ?? '';
+      }
+      return record as unknown as OperatorAction;
+    });
+  }
+}

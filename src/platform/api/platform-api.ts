@@ -1,0 +1,88 @@
+import type { OnDemandEvidence } from '../jobs/on-demand-evidence.js';
+import type { SnapshotJob } from '../jobs/snapshot-job.js';
+import type { SnapshotTracking } from '../jobs/snapshot-tracking.js';
+import type { Paginated } from '../pagination/paginated.js';
+import type { Cluster, ClusterFilters } from '../records/cluster.js';
+import type { EventFilters, PlatformEvent } from '../records/platform-event.js';
+import type { SlaDomain, SlaDomainFilter } from '../records/sla-domain.js';
+import type { Snapshot } from '../records/snapshot.js';
+import type { Workload, WorkloadFilters } from '../records/workload.js';
+import type { Vocabulary } from '../vocabulary/vocabulary.js';
+import type { PlatformApiKind } from './platform-apis.js';
+
+/**
+ * What paw's jobs and commands need from the platform, the same through the task-based REST
+ * interface or the GraphQL one (`platform.api`). Code above the client never learns which runs:
+ * records come back in paw's shapes, words are classified through the vocabulary, and a
+ * snapshot is followed through a {@link SnapshotTracking} either backend can read.
+ */
+export interface PlatformApi {
+  readonly kind: PlatformApiKind;
+  readonly vocabulary: Vocabulary;
+  readonly workloads: WorkloadOperations;
+  readonly slaDomains: SlaDomainOperations;
+  readonly clusters: ClusterOperations;
+  readonly events: EventOperations;
+}
+
+/** A snapshot the platform accepted: its first job record and how to follow it. */
+export interface SnapshotTrigger {
+  readonly job: SnapshotJob;
+  readonly tracking: SnapshotTracking;
+}
+
+export interface WorkloadOperations {
+  list(filters?: WorkloadFilters, signal?: AbortSignal): Paginated<Workload>;
+  get(workloadId: string, signal?: AbortSignal): Promise<Workload>;
+  /** Newest first. */
+  snapshots(workloadId: string, signal?: AbortSignal): Paginated<Snapshot>;
+  /**
+   * Takes an on-demand snapshot. A kind paw knows the platform cannot snapshot is refused before
+   * anything is sent (`UnsupportedWorkloadTypeError`); a type paw does not recognise is sent
+   * when the interface allows it, and the platform's answer decides. Without `slaDomainId` the
+   * workload's own SLA Domain applies, or none (kept forever: callers warn). Never retried after
+   * a failure that may have reached the platform: a repeated trigger is a second snapshot.
+   */
+  takeSnapshot(
+    workload: Workload,
+    options?: { readonly slaDomainId?: string | undefined; readonly signal?: AbortSignal },
+  ): Promise<SnapshotTrigger>;
+  /** The current state of a tracked snapshot job (or activity). */
+  readSnapshotJob(tracking: SnapshotTracking, signal?: AbortSignal): Promise<SnapshotJob>;
+  /**
+   * Traces of on-demand snapshots of the workload since `since` (epoch ms, this machine's
+   * clock; the lookup allows for skew), oldest first: activity naming a job, activity without
+   * one, finished on-demand snapshots. An empty list means the platform shows nothing.
+   */
+  findOnDemandActivity(
+    workload: Pick<Workload, 'id' | 'kind' | 'clusterId'>,
+    since: number,
+    signal?: AbortSignal,
+  ): Promise<OnDemandEvidence[]>;
+}
+
+export interface SlaDomainOperations {
+  list(filter?: SlaDomainFilter, signal?: AbortSignal): Paginated<SlaDomain>;
+  /** With the pause state of each of its clusters. */
+  get(slaDomainId: string, signal?: AbortSignal): Promise<SlaDomain>;
+  /** Pauses on the given clusters (all of its clusters when absent), then reads the state back. */
+  pause(
+    slaDomainId: string,
+    clusterIds?: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<SlaDomain>;
+  resume(
+    slaDomainId: string,
+    clusterIds?: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<SlaDomain>;
+}
+
+export interface ClusterOperations {
+  list(filters?: ClusterFilters, signal?: AbortSignal): Paginated<Cluster>;
+}
+
+export interface EventOperations {
+  /** Newest first. */
+  list(filters?: EventFilters, signal?: AbortSignal): Paginated<PlatformEvent>;
+}

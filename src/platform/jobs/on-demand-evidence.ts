@@ -1,0 +1,35 @@
+import type { SnapshotTracking } from './snapshot-tracking.js';
+
+/**
+ * Activity is looked up from this long before the time asked for: that time is this machine's
+ * clock, the activity's the platform's.
+ */
+export const CLOCK_SKEW_ALLOWANCE_MS = 30_000;
+
+/**
+ * A trace on the platform that an on-demand snapshot of a workload was started since a given
+ * time: what a retry looks for before it triggers again, when an earlier trigger's answer was
+ * never recorded.
+ */
+export type OnDemandEvidence =
+  | {
+      /** Activity that names its job: the job can be polled as if the trigger had answered. */
+      readonly kind: 'job';
+      readonly jobId: string;
+      /** When the activity says the job was queued (platform clock). */
+      readonly time: string;
+      readonly tracking: SnapshotTracking;
+    }
+  | {
+      /** On-demand activity without a job id (the real platform's): followed through activity. */
+      readonly kind: 'activity';
+      readonly activityId: string | undefined;
+      readonly time: string;
+      readonly tracking: SnapshotTracking;
+    }
+  | {
+      /** A finished on-demand snapshot: the trigger reached the platform and succeeded. */
+      readonly kind: 'snapshot';
+      readonly snapshotId: string;
+      readonly time: string;
+    };

@@ -1,0 +1,24 @@
+export const CLUSTER_TYPES = [
+  'OnPrem',
+  'Cloud',
+  'Robo',
+  'ExoCompute',
+  'Polaris',
+  'Unknown',
+] as const;
+export const CONNECTION_STATES = ['Connected', 'Disconnected', 'Initializing'] as const;
+
+/** A cluster; unknown types and states pass through as the platform's words. */
+export interface Cluster {
+  readonly id: string;
+  readonly name: string;
+  readonly type?: string | null | undefined;
+  readonly connectionState?: string | null | undefined;
+  readonly version?: string | null | undefined;
+}
+
+export interface ClusterFilters {
+  readonly name?: string | undefined;
+  readonly type?: string | undefined;
+  readonly connectionState?: string | undefined;
+}
