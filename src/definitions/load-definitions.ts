@@ -291,7 +291,8 @@ function yamlSyntaxProblem(file: string, message: string): DefinitionProblem {
   // readYamlFile's message is `file:line:column: invalid YAML: what`.
   const match = /^(.*):(\d+):(\d+): (.*)$/s.exec(message);
   if (match === null) {
-    return { file, path: '(file)', message, fix: 'correct the file' };
+    const withoutFile = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
+    return { file, path: '(file)', message: withoutFile, fix: 'correct the file' };
   }
   return {
     file,

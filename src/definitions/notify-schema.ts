@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { internalAddressKind } from '../net/internal-address.js';
 import { onlyWithoutProblems } from './refinement-options.js';
 
 /** Run statuses that count as a failure for `notify.webhook.on: failure`. */
@@ -28,6 +29,12 @@ const webhookSchema = z
     on: z.enum(['failure', 'always']).default('failure'),
     /** `json` (default): paw's run summary. `slack`: `{ "text": ... }` for Slack-compatible hooks. */
     format: z.enum(['json', 'slack']).default('json'),
+    /**
+     * Whether the webhook may be on a loopback, private or link-local address (an internal
+     * relay). Refused by default, at validation and at delivery (after DNS), so that a mistyped
+     * or planted address cannot post run summaries into the internal network.
+     */
+    allowInternalAddress: z.boolean().default(false),
   })
   .superRefine((webhook, context) => {
     if ((webhook.url === undefined) === (webhook.urlFile === undefined)) {
@@ -36,6 +43,18 @@ const webhookSchema = z
         message:
           webhook.url === undefined ? 'names no URL' : 'names the URL twice (url and urlFile)',
         params: { fix: 'give either url: "https://..." or urlFile: /path/to/a/file/holding/it' },
+      });
+    }
+    const host = webhook.url === undefined ? undefined : new URL(webhook.url).hostname;
+    const kind = host === undefined ? undefined : internalAddressKind(host);
+    if (host !== undefined && kind !== undefined && !webhook.allowInternalAddress) {
+      context.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: `points at ${host}, a ${kind} address, where webhooks are refused by default`,
+        params: {
+          fix: "use the webhook's public address, or set allowInternalAddress: true beside url if this internal address is meant",
+        },
       });
     }
   }, onlyWithoutProblems);

@@ -1,8 +1,15 @@
 import { z } from 'zod';
+import { MAX_NAME_PATTERN_LENGTH } from './name-pattern.js';
 import { commonShape, nonEmptyString, nonEmptyStringList } from './common-fields.js';
 import { evenWithOtherProblems, onlyWithoutProblems, problem } from './refinement-options.js';
 import { durationSchema, scheduleSchema } from './schedule-schema.js';
 import { parseDuration } from '../time/duration.js';
+
+/** One name pattern, bounded so that a definition cannot make matching expensive. */
+const namePattern = nonEmptyString.max(
+  MAX_NAME_PATTERN_LENGTH,
+  `a name pattern of at most ${MAX_NAME_PATTERN_LENGTH} characters`,
+);
 
 /**
  * Which workloads a snapshot run covers: `ids` are always included; the selectors (`types`,
@@ -16,7 +23,7 @@ const targetsSchema = z
     /** Workload types, in any spelling of a kind paw knows (checked in load-definitions.ts). */
     types: z.array(nonEmptyString).min(1).optional(),
     /** Case-insensitive glob over the whole name (see name-pattern.ts); one or a list. */
-    namePattern: z.union([nonEmptyString, nonEmptyStringList]).optional(),
+    namePattern: z.union([namePattern, z.array(namePattern).min(1)]).optional(),
     clusterIds: nonEmptyStringList.optional(),
     slaDomainIds: nonEmptyStringList.optional(),
     slaDomainNames: nonEmptyStringList.optional(),

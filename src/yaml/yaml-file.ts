@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { LineCounter, parseAllDocuments, isNode, type Document } from 'yaml';
 import type { z } from 'zod';
 import { UsageError } from '../errors/usage-error.js';
@@ -22,14 +22,35 @@ export interface YamlPosition {
 }
 
 /**
- * Reads a YAML file (one or several `---`-separated documents). Syntax errors become a
- * {@link UsageError} that names the file, the line and the column.
+ * The largest YAML file paw reads (job definitions, settings, simulator files). A thousand
+ * definitions take a few hundred kilobytes; a bigger file is a mistake or an attack, and parsing
+ * one costs memory and event-loop time in proportion.
+ */
+export const MAX_YAML_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * How many times a document may use an alias (`*name`). Definitions have no need for many;
+ * nested aliases that expand exponentially (an "alias bomb") stop here instead of eating memory.
+ */
+export const MAX_YAML_ALIAS_COUNT = 100;
+
+/**
+ * Reads a YAML file (one or several `---`-separated documents). Syntax errors, a file over
+ * {@link MAX_YAML_FILE_BYTES} and an alias bomb become a {@link UsageError} that names the file
+ * (and, for syntax, the line and the column).
  */
 export async function readYamlFile(file: string): Promise<YamlDocument[]> {
   let text: string;
   try {
+    const { size } = await stat(file);
+    if (size > MAX_YAML_FILE_BYTES) {
+      throw new UsageError(
+        `${file}: ${megabytes(size)} is more than paw reads from one YAML file (${megabytes(MAX_YAML_FILE_BYTES)}); split it into several files`,
+      );
+    }
     text = await readFile(file, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
       code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot be read (${code ?? 'error'})`,
@@ -57,7 +78,7 @@ export function parseYaml(text: string, file: string): YamlDocument[] {
     result.push({
       file,
       index,
-      value: document.toJS() as unknown,
+      value: valueOf(document, file),
       locate: (path) => {
         const position = positionIn(document, lineCounter, path);
         return position === undefined ? file : `${file}:${position.line}:${position.column}`;
@@ -66,6 +87,25 @@ export function parseYaml(text: string, file: string): YamlDocument[] {
     });
   }
   return result;
+}
+
+function valueOf(document: Document, file: string): unknown {
+  try {
+    return document.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown;
+  } catch (error) {
+    // The yaml library throws a ReferenceError when aliases expand past maxAliasCount.
+    if (!(error instanceof ReferenceError)) throw error;
+    if (!error.message.startsWith('Excessive alias count')) {
+      throw new UsageError(`${file}: invalid YAML: ${error.message}`);
+    }
+    throw new UsageError(
+      `${file}: its aliases (*name) expand to more than ${MAX_YAML_ALIAS_COUNT} copies, which paw refuses as a resource exhaustion attack; write the values out or use fewer aliases`,
+    );
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function positionIn(

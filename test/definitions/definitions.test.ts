@@ -324,5 +324,28 @@ describe('job definition validation', () => {
     expect(matchesNamePattern('preprod-sql-01', 'prod-*')).toBe(false);
     expect(matchesNamePattern('db1.example', ['web?', 'db?.example'])).toBe(true);
     expect(matchesNamePattern('db1xexample', 'db?.example')).toBe(false);
+    expect(matchesNamePattern('a*b', 'a\\*b')).toBe(false);
+    expect(matchesNamePattern('prod-(1)', 'prod-(?)')).toBe(true);
+    expect(matchesNamePattern('abcbcd', 'a*bcd')).toBe(true);
+    expect(matchesNamePattern('sql-01', '*')).toBe(true);
+    expect(matchesNamePattern('', '*')).toBe(true);
+    expect(matchesNamePattern('x', '')).toBe(false);
+    expect(matchesNamePattern('ab', 'a**b*')).toBe(true);
+  });
+
+  it('matches a pathological pattern against a long name without backtracking blow-up', () => {
+    // As a regular expression, `a*a*…a*b` against 30 a's took seconds per name.
+    const pattern = `${'a*'.repeat(40)}b`;
+    const names = Array.from({ length: 200 }, (_, index) => 'a'.repeat(30 + (index % 10)));
+    // An exponential matcher does not finish these within the test's timeout (no timing here).
+    for (const name of names) expect(matchesNamePattern(name, pattern)).toBe(false);
+    expect(matchesNamePattern(`${'a'.repeat(60)}b`, pattern)).toBe(true);
+  });
+
+  it('refuses a name pattern longer than paw matches', async () => {
+    const problems = await problemsOf(
+      `id: snap\nkind: snapshot\nschedule: { cron: "0 1 * * *", timezone: UTC }\ntargets: { namePattern: "${'*'.repeat(300)}" }\n`,
+    );
+    expect(problems.map((problem) => problem.message).join('\n')).toMatch(/at most 256 characters/);
   });
 });

@@ -73,4 +73,38 @@ describe('paw validate (real process)', () => {
       /\/nonexistent\/jobs: \(folder\): does not exist; fix: create it, or point PAW_JOBS_DIR/,
     );
   });
+
+  it('refuses a YAML alias bomb and an oversized file with exit 2, naming each file, and --json gets JSON', async () => {
+    // Nine levels of nine aliases each: 9^9 strings if expanded.
+    const levels = ['l0: &l0 [x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 10; level++) {
+      levels.push(
+        `l${level}: &l${level} [${Array(9)
+          .fill(`*l${level - 1}`)
+          .join(', ')}]`,
+      );
+    }
+    const dir = await jobsFolder({
+      'bomb.yaml': `${levels.join('\n')}\n`,
+      'huge.yaml': `# ${'x'.repeat(5 * 1024 * 1024)}\n`,
+    });
+    const result = await runPaw(['validate', '--jobs', dir, '--json'], { env: {}, cwd: tmpdir() });
+    expect(result.code).toBe(2);
+    const output = JSON.parse(result.stdout) as {
+      problems: { file: string; message: string }[];
+    };
+    expect(output.problems).toEqual([
+      expect.objectContaining({
+        file: resolve(dir, 'bomb.yaml'),
+        message: expect.stringMatching(/aliases .* expand to more than 100 copies/) as unknown,
+      }),
+      expect.objectContaining({
+        file: resolve(dir, 'huge.yaml'),
+        message: expect.stringMatching(/5\.0 MB is more than paw reads .*; split it/) as unknown,
+      }),
+    ]);
+    const text = await runPaw(['validate', '--jobs', dir], { env: {}, cwd: tmpdir() });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain('bomb.yaml');
+  });
 });

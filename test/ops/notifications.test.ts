@@ -1,5 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lookup } from 'node:dns/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
   type NotificationService,
 } from '../../src/ops/notify/notification-service.js';
 import { WebhookSender } from '../../src/ops/notify/webhook-sender.js';
+import { internalAddressKind } from '../../src/net/internal-address.js';
 import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
@@ -103,7 +105,7 @@ describe('webhook notifications', () => {
     const path = `/services/T0/B0/${TOKEN}`;
     const nightly = exampleDefinition('snapshot', {
       id: 'nightly',
-      notify: { webhook: { url: receiver.url(path) } },
+      notify: { webhook: { url: receiver.url(path), allowInternalAddress: true } },
     });
     const quiet = exampleDefinition('snapshot', { id: 'quiet' });
     const { settings, service, metrics, logs } = await start('notify-once', [nightly, quiet]);
@@ -197,7 +199,7 @@ describe('webhook notifications', () => {
     const path = `/retry/${TOKEN}`;
     const definition = exampleDefinition('snapshot', {
       id: 'flaky',
-      notify: { webhook: { url: receiver.url(path), on: 'always' } },
+      notify: { webhook: { url: receiver.url(path), on: 'always', allowInternalAddress: true } },
     });
     const { settings, service, metrics, logs } = await start('notify-retry', [definition]);
     await recordRun(redis, settings.redis.prefix, {
@@ -221,7 +223,7 @@ describe('webhook notifications', () => {
     const path = `/gone/${TOKEN}`;
     const definition = exampleDefinition('snapshot', {
       id: 'gone',
-      notify: { webhook: { url: receiver.url(path), on: 'always' } },
+      notify: { webhook: { url: receiver.url(path), on: 'always', allowInternalAddress: true } },
     });
     const { settings, service, metrics } = await start('notify-gone', [definition]);
     await recordRun(redis, settings.redis.prefix, {
@@ -250,7 +252,7 @@ describe('webhook notifications', () => {
     await writeFile(urlFile, `${receiver.url(path)}\n`, { mode: 0o600 });
     const definition = exampleDefinition('snapshot', {
       id: 'to-slack',
-      notify: { webhook: { urlFile, format: 'slack' } },
+      notify: { webhook: { urlFile, format: 'slack', allowInternalAddress: true } },
     });
     const { settings, service, metrics } = await start('notify-slack', [definition]);
     await recordRun(redis, settings.redis.prefix, {
@@ -269,7 +271,12 @@ describe('webhook notifications', () => {
   it('refuses plain http beyond loopback without showing the path', async () => {
     const sender = new WebhookSender({ timeoutMs: 1000, allowInsecureHttp: false, userAgent: 'x' });
     const error = await sender
-      .resolveUrl({ url: `http://hooks.example.com/x/${TOKEN}`, on: 'always', format: 'json' })
+      .resolveUrl({
+        url: `http://hooks.example.com/x/${TOKEN}`,
+        on: 'always',
+        format: 'json',
+        allowInternalAddress: false,
+      })
       .then(
         () => new Error('accepted'),
         (caught: unknown) => caught as Error,
@@ -277,6 +284,53 @@ describe('webhook notifications', () => {
     expect(error).toMatchObject({ permanent: true });
     expect(error.message).toContain('http://hooks.example.com/…');
     expect(error.message).not.toContain(TOKEN);
+  });
+
+  it('refuses an internal address at delivery, also when only DNS says so, unless the definition allows it', async () => {
+    const sender = new WebhookSender({ timeoutMs: 2000, allowInsecureHttp: true, userAgent: 'x' });
+    const refusal = (promise: Promise<unknown>): Promise<Error> =>
+      promise.then(
+        () => new Error('accepted'),
+        (caught: unknown) => caught as Error,
+      );
+    const path = `/internal/${TOKEN}`;
+    // A urlFile is only read at delivery, so validation cannot see its address.
+    const literal = await refusal(
+      sender.resolveUrl({
+        url: receiver.url(path),
+        on: 'always',
+        format: 'json',
+        allowInternalAddress: false,
+      }),
+    );
+    expect(literal).toMatchObject({ permanent: true });
+    expect(literal.message).toMatch(/is a loopback address: refused unless .*allowInternalAddress/);
+    // This machine's own name resolves to one of its addresses: internal, whatever they are.
+    const name = hostname();
+    expect(internalAddressKind((await lookup(name)).address)).toBeDefined();
+    const byName = new URL(receiver.url(path));
+    byName.hostname = name;
+    const target = await sender.resolveUrl({
+      url: byName.href,
+      on: 'always',
+      format: 'json',
+      allowInternalAddress: false,
+    });
+    const afterDns = await refusal(sender.post(target, { hello: 1 }));
+    expect(afterDns).toMatchObject({ permanent: true });
+    expect(afterDns.message).toMatch(
+      /resolves to a (loopback|private|link-local) address: refused/,
+    );
+    expect(afterDns.message).not.toContain(TOKEN);
+    expect(receiver.requests.filter((request) => request.path === path)).toHaveLength(0);
+    const allowed = await sender.resolveUrl({
+      url: byName.href,
+      on: 'always',
+      format: 'json',
+      allowInternalAddress: true,
+    });
+    expect(await sender.post(allowed, { hello: 1 })).toBe(200);
+    expect(receiver.requests.filter((request) => request.path === path)).toHaveLength(1);
   });
 
   it('keeps the notify key out of run job data', async () => {

@@ -20,10 +20,20 @@ describe('notify in job definitions', () => {
     expect(report.problems).toEqual([]);
     const [a, b] = report.definitions.map((loaded) => loaded.definition);
     expect(a?.notify).toEqual({
-      webhook: { url: 'https://hooks.example.com/T/B/x', on: 'failure', format: 'json' },
+      webhook: {
+        url: 'https://hooks.example.com/T/B/x',
+        on: 'failure',
+        format: 'json',
+        allowInternalAddress: false,
+      },
     });
     expect(b?.notify).toEqual({
-      webhook: { urlFile: join(dir, 'secrets/hook'), on: 'always', format: 'slack' },
+      webhook: {
+        urlFile: join(dir, 'secrets/hook'),
+        on: 'always',
+        format: 'slack',
+        allowInternalAddress: false,
+      },
     });
   });
 
@@ -57,5 +67,33 @@ describe('notify in job definitions', () => {
     expect(messages).toEqual(
       expect.arrayContaining(['names the URL twice (url and urlFile)', 'names no URL']),
     );
+  });
+
+  it('refuses loopback, private and link-local webhook addresses (https too) unless the definition allows them', async () => {
+    const hook = (id: string, url: string, extra = ''): string =>
+      `${BASE.replace('nightly', id)}notify: { webhook: { url: '${url}'${extra} } }\n`;
+    const dir = await jobsFolder({
+      'a.yaml': [
+        hook('metadata', 'https://169.254.169.254/latest/x'),
+        hook('private', 'https://10.1.2.3/hook'),
+        hook('loopback', 'http://127.0.0.1:9/hook'),
+        hook('named', 'https://localhost/hook'),
+        hook('ipv6', 'https://[fe80::1]/hook'),
+        hook('mapped', 'https://[::ffff:192.168.0.9]/hook'),
+        hook('allowed', 'https://10.1.2.3/hook', ', allowInternalAddress: true'),
+        hook('public', 'https://203.0.113.7/hook'),
+      ].join('---\n'),
+    });
+    const report = await checkDefinitions(dir);
+    expect(report.problems.map((problem) => `${problem.line}: ${problem.message}`)).toEqual([
+      expect.stringMatching(/^6: points at 169\.254\.169\.254, a link-local address/),
+      expect.stringMatching(/^13: points at 10\.1\.2\.3, a private address/),
+      expect.stringMatching(/^20: points at 127\.0\.0\.1, a loopback address/),
+      expect.stringMatching(/^27: points at localhost, a loopback address/),
+      expect.stringMatching(/^34: points at \[fe80::1\], a link-local address/),
+      expect.stringMatching(/^41: points at \[::ffff:c0a8:9\], a private address/),
+    ]);
+    expect(report.problems[0]?.fix).toMatch(/allowInternalAddress: true/);
+    expect(report.definitions.map((loaded) => loaded.definition.id)).toEqual(['allowed', 'public']);
   });
 });

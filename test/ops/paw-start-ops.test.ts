@@ -41,7 +41,7 @@ schedule: { cron: '${seconds.join(',')} * * * * *', timezone: UTC, overlap: allo
 targets: { types: [VSPHERE_VM, MSSQL_DATABASE] }
 retention: { slaDomainName: Gold }
 maxWait: 1m
-notify: { webhook: { url: '${receiver.url(`/hooks/${TOKEN}`)}' } }
+notify: { webhook: { url: '${receiver.url(`/hooks/${TOKEN}`)}', allowInternalAddress: true } }
 `);
     const port = await findFreePort();
     base = `http://127.0.0.1:${port}`;

@@ -81,8 +81,8 @@ export class RunNotifier {
     const summary = buildRunSummary(run, failures, failureTotal);
     const body = webhook.format === 'slack' ? slackMessage(summary) : summary;
 
-    const url = await this.options.sender.resolveUrl(webhook);
-    const status = await this.options.sender.post(url, body, {
+    const target = await this.options.sender.resolveUrl(webhook);
+    const status = await this.options.sender.post(target, body, {
       'x-paw-delivery': summary.deliveryId,
     });
     await this.options.redis.set(

@@ -1,6 +1,9 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFile } from 'node:fs/promises';
-import { request } from 'undici';
+import type { LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
 import type { WebhookSettings } from '../../definitions/notify-schema.js';
+import { internalAddressKind } from '../../net/internal-address.js';
 import { redactWebhookUrl } from './webhook-address.js';
 
 /** A delivery that did not work. Its message names the host only, never the path or query. */
@@ -26,16 +29,52 @@ export interface WebhookSenderOptions {
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
 
+/** Where a run summary goes: the URL, and whether its definition allows an internal address. */
+export interface WebhookTarget {
+  readonly url: URL;
+  readonly allowInternalAddress: boolean;
+}
+
+/**
+ * A DNS lookup that fails for loopback, private and link-local answers: the check happens on the
+ * address the socket connects to, so a name that resolves (or re-resolves) inward is refused.
+ */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error !== null) {
+      callback(error, '', 0);
+      return;
+    }
+    const inward = addresses.find((entry) => internalAddressKind(entry.address) !== undefined);
+    if (inward !== undefined) {
+      const refused = Object.assign(
+        new Error(`resolves to a ${internalAddressKind(inward.address)} address`),
+        { code: 'EINTERNALADDRESS' },
+      );
+      callback(refused, '', 0);
+      return;
+    }
+    if (options.all === true) callback(null, addresses);
+    else callback(null, addresses[0]?.address ?? '', addresses[0]?.family ?? 4);
+  });
+};
+
 /**
  * Posts a JSON body to a webhook. Redirects are not followed (a redirect could carry the body
  * elsewhere); a 2xx is success; 408, 429 and 5xx and network failures are worth retrying; any
  * other answer is permanent. No error it throws holds the URL's path, query or user info.
  */
 export class WebhookSender {
+  /** Connects only to public addresses (see publicOnlyLookup). */
+  private readonly publicOnly = new Agent({ connect: { lookup: publicOnlyLookup } });
+
   constructor(private readonly options: WebhookSenderOptions) {}
 
-  /** The webhook's URL: from the definition, or read from its `urlFile` now. */
-  async resolveUrl(webhook: WebhookSettings): Promise<URL> {
+  /**
+   * The webhook's URL (from the definition, or read from its `urlFile` now), refused when it
+   * names an internal address its definition does not allow.
+   */
+  async resolveUrl(webhook: WebhookSettings): Promise<WebhookTarget> {
     let text = webhook.url;
     if (text === undefined) {
       const file = webhook.urlFile ?? '';
@@ -70,15 +109,24 @@ export class WebhookSender {
         true,
       );
     }
-    return url;
+    const kind = internalAddressKind(url.hostname);
+    if (kind !== undefined && !webhook.allowInternalAddress) {
+      throw new WebhookDeliveryError(
+        `webhook ${redactWebhookUrl(url.href)} is a ${kind} address: refused unless its ` +
+          'definition sets notify.webhook.allowInternalAddress: true',
+        true,
+      );
+    }
+    return { url, allowInternalAddress: webhook.allowInternalAddress };
   }
 
   /** POSTs `body` as JSON to `url`; throws {@link WebhookDeliveryError} unless it answers 2xx. */
   async post(
-    url: URL,
+    target: WebhookTarget,
     body: unknown,
     headers: Readonly<Record<string, string>> = {},
   ): Promise<number> {
+    const { url } = target;
     const shown = redactWebhookUrl(url.href);
     let statusCode: number;
     try {
@@ -93,11 +141,19 @@ export class WebhookSender {
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
         signal: AbortSignal.timeout(this.options.timeoutMs * 2),
+        ...(target.allowInternalAddress ? {} : { dispatcher: this.publicOnly }),
       });
       statusCode = response.statusCode;
       await response.body.dump();
     } catch (error) {
       const code = (error as { code?: unknown }).code;
+      if (code === 'EINTERNALADDRESS') {
+        throw new WebhookDeliveryError(
+          `webhook ${shown} ${(error as Error).message}: refused unless its definition sets ` +
+            'notify.webhook.allowInternalAddress: true',
+          true,
+        );
+      }
       const reason =
         typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown error';
       throw new WebhookDeliveryError(`webhook ${shown} could not be reached (${reason})`, false);
