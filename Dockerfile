@@ -3,12 +3,15 @@
 #   docker build -t paw .
 #   docker run --rm paw --help
 #   docker run -d -e PAW_REDIS_URL=redis://redis:6379 -e PAW_CREDENTIALS_FILE=/run/secrets/paw.json \
+#     -v ./secrets/paw-ops-tokens:/run/secrets/paw-ops-tokens:ro \
 #     -v ./jobs:/app/jobs:ro -p 8090:8090 paw start
 #
 # Three stages: the compiler (all dependencies, tsc), the production dependencies alone, and a
 # small runtime holding only those and the compiled dist/. It runs as the unprivileged `node`
-# user, listens on 8090 on all interfaces (keep the port on a private network: the dashboard
-# has no login) and reports its health to Docker through /healthz.
+# user, listens on 8090 on all interfaces with authentication on (the dashboard, /api and
+# /queues want a bearer token from /run/secrets/paw-ops-tokens: mount one, one token per line;
+# without it paw refuses to start and says so) and reports its health to Docker through
+# /healthz, which stays open.
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -30,6 +33,7 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     PAW_HTTP_HOST=0.0.0.0 \
     PAW_HTTP_PORT=8090 \
+    PAW_OPS_TOKEN_FILE=/run/secrets/paw-ops-tokens \
     PAW_JOBS_DIR=/app/jobs
 WORKDIR /app
 COPY --from=production-dependencies /app/node_modules ./node_modules

@@ -2,6 +2,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Shutdown } from '../lifecycle/shutdown.js';
 import type { Logger } from '../log/logger.js';
+import { OpsAccess } from '../ops/auth/ops-access.js';
 import { PawMetrics } from '../ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../ops/ops-server.js';
 import type { PlatformClient } from '../platform/platform-client.js';
@@ -13,6 +14,18 @@ import { PAW_VERSION } from '../version/paw-version.js';
  */
 export function commandMetrics(settings: Settings, role: string): PawMetrics {
   return new PawMetrics({ version: PAW_VERSION, role, processMetrics: settings.http.port !== 0 });
+}
+
+/**
+ * Checks, before the command connects to anything, that its ops server may start as configured:
+ * credential files readable and not empty, no network address without authentication. A
+ * misconfigured server fails the command at once (exit 2) rather than after Redis and the
+ * platform were reached.
+ */
+export function checkOpsExposure(settings: Settings, logger: Logger): void {
+  if (settings.http.port === 0) return;
+  const access = new OpsAccess(settings.http, logger, settings.http.host);
+  logger.debug({ authenticates: access.authenticates }, 'ops server settings checked');
 }
 
 export interface ServeOpsOptions {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { runPaw } from '../support/paw-process.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -88,5 +89,39 @@ describe('Dockerfile and docker-compose.yml', () => {
     for (const service of [scheduler, worker, local]) {
       expect(service?.environment?.['PAW_REDIS_URL']).toBe('redis://redis:6379');
     }
+  });
+
+  it('the image and compose ship the ops server with authentication on', async () => {
+    const dockerfile = read('Dockerfile');
+    const env = Object.fromEntries(
+      [
+        ...(/^ENV ([\s\S]*?)\nWORKDIR/m.exec(dockerfile)?.[1] ?? '').matchAll(/(PAW_\w+)=(\S+)/g),
+      ].map((match) => [match[1] ?? '', match[2] ?? '']),
+    );
+    expect(env).toMatchObject({
+      PAW_HTTP_HOST: '0.0.0.0',
+      PAW_OPS_TOKEN_FILE: '/run/secrets/paw-ops-tokens',
+    });
+    // The image's settings without the secret mounted: paw refuses to start and says what to do.
+    const refused = await runPaw(['scheduler', '--jobs', 'deploy/sim'], {
+      env: {
+        ...env,
+        PAW_OPS_TOKEN_FILE: `/nonexistent/${randomUUID()}`,
+        PAW_REDIS_URL: 'redis://127.0.0.1:1',
+      },
+      cwd: ROOT,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /PAW_OPS_TOKEN_FILE\): \S+ cannot be read \(ENOENT\); write one per line/,
+    );
+    const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+      services: Record<string, ComposeService>;
+      secrets: Record<string, { file: string }>;
+    };
+    for (const name of ['scheduler', 'worker', 'sim', 'paw-local']) {
+      expect(compose.services[name]?.secrets, name).toContain('paw-ops-tokens');
+    }
+    expect(compose.secrets['paw-ops-tokens']?.file).toBe('./secrets/paw-ops-tokens');
   });
 });

@@ -6,7 +6,7 @@ import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
-import { commandMetrics, serveOps } from '../serve-ops.js';
+import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
 import { untilShutdownBegins } from '../until-signal.js';
 
 /**
@@ -30,6 +30,7 @@ export function schedulerCommand(): Command {
         process.stderr.write(`paw scheduler: ${line}\n`);
       };
       const logger = createLogger({ level: settings.log.level, base: { component: 'scheduler' } });
+      checkOpsExposure(settings, logger);
       const loaded = await loadDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
       const definitions = loaded.map((entry) => entry.definition);
       const disabled = definitions.filter((definition) => !definition.enabled).length;

@@ -5,7 +5,7 @@ import { checkOptionsFrom, loadDefinitions } from '../../definitions/load-defini
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { loadCommandSettings } from '../command-settings.js';
-import { commandMetrics, serveOps } from '../serve-ops.js';
+import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
 import { parseKindList, untilShutdownBegins } from '../until-signal.js';
 
 /**
@@ -36,6 +36,7 @@ export function startCommand(): Command {
         process.stderr.write(`paw start: ${line}\n`);
       };
       const logger = createLogger({ level: settings.log.level, base: { component: 'paw' } });
+      checkOpsExposure(settings, logger);
       const definitions = (
         await loadDefinitions(settings.jobs.dir, checkOptionsFrom(settings))
       ).map((entry) => entry.definition);

@@ -5,7 +5,7 @@ import { openNotificationProducer } from '../../ops/notify/open-notification-pro
 import { workerObservers } from '../../ops/worker-observers.js';
 import { startWorkerService } from '../../worker/worker-service.js';
 import { loadCommandSettings } from '../command-settings.js';
-import { commandMetrics, serveOps } from '../serve-ops.js';
+import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
 import { parseKindList, untilShutdownBegins } from '../until-signal.js';
 
 /**
@@ -36,6 +36,7 @@ export function workerCommand(): Command {
         process.stderr.write(`paw worker: ${line}\n`);
       };
       const logger = createLogger({ level: settings.log.level, base: { component: 'worker' } });
+      checkOpsExposure(settings, logger);
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
       shutdown.installSignalHandlers();
       const stopped = untilShutdownBegins(shutdown);

@@ -1,6 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../../errors/usage-error.js';
 
+const FIX =
+  'write one per line (a token: `openssl rand -hex 32`; a user: `paw ops hash-password --user NAME`)';
+
 /**
  * A file of credentials (bearer tokens, basic-auth users): its lines, re-read when its
  * modification time changes, so that rotating the ops credentials needs no restart. Blank lines
@@ -33,7 +36,8 @@ export class CredentialFile {
     } catch (error) {
       if (!first) return;
       throw new UsageError(
-        `${this.setting}: ${this.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        `${this.setting}: ${this.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); ` +
+          `${FIX}, or unset ${this.setting}`,
         { cause: error },
       );
     }
@@ -42,7 +46,9 @@ export class CredentialFile {
       .map((line) => line.trim())
       .filter((line) => line !== '' && !line.startsWith('#'));
     if (lines.length === 0) {
-      if (first) throw new UsageError(`${this.setting}: ${this.file} holds no credential`);
+      if (first) {
+        throw new UsageError(`${this.setting}: ${this.file} holds no credential; ${FIX}`);
+      }
       return;
     }
     this.lines = lines;
