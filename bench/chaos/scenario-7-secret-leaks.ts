@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { findFreePort } from '../../src/net/free-port.js';
+import { hashPassword } from '../../src/ops/auth/password-hash.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { createTestAccount } from '../../test/rotation/support/service-accounts.js';
+import type { Redis } from 'ioredis';
 import type { PawProcess } from '../../test/support/paw-process.js';
 import { issuedSecrets } from '../../test/worker/support/secret-scan.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
@@ -24,6 +28,12 @@ import {
  * platform, rotate a third account and open a cluster session. Then every process's standard
  * output and error, every Redis key and value, and the Redis dump file are searched for every
  * secret in `/_sim/issued-secrets` (and each token's signature alone): there must be none.
+ *
+ * Redis asks for a password, and the operator changes it mid-run (every client is dropped and
+ * reconnects with a password that no longer works, until the old one is allowed again, as an
+ * ACL rotation with two passwords does): paw's Redis errors are logged, so both passwords are
+ * searched for too, with the ops server's bearer token, a basic-auth user's password and the
+ * wrong credentials sent to it.
  */
 
 /** Short tokens: paw renews them during the run, and logs around renewals get searched too. */
@@ -41,16 +51,26 @@ export const scenario: ChaosScenario = {
   title: 'every flow at debug log level: no issued secret or token in any log or in Redis',
   async run(context: ChaosContext): Promise<ChaosVerdict> {
     const activityMs = context.quick ? 12_000 : 90_000;
-    const bed = await startKillBed('secret-leaks', {
-      tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
-      // Snapshot jobs of a few seconds that always succeed: every flow ends within the run.
-      jobs: {
-        durationSeconds: { median: 2, sigma: 0.3, min: 1 },
-        queuedSeconds: 0.5,
-        failureRate: 0,
-        cancelRate: 0,
+    const redisPassword = `redis-old-${randomBytes(12).toString('hex')}`;
+    const rotatedRedisPassword = `redis-new-${randomBytes(12).toString('hex')}`;
+    const opsToken = `ops-token-${randomBytes(16).toString('hex')}`;
+    const opsPassword = `ops-password-${randomBytes(12).toString('hex')}`;
+    const wrongToken = `wrong-token-${randomBytes(12).toString('hex')}`;
+    const wrongPassword = `wrong-password-${randomBytes(12).toString('hex')}`;
+    const bed = await startKillBed(
+      'secret-leaks',
+      {
+        tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
+        // Snapshot jobs of a few seconds that always succeed: every flow ends within the run.
+        jobs: {
+          durationSeconds: { median: 2, sigma: 0.3, min: 1 },
+          queuedSeconds: 0.5,
+          failureRate: 0,
+          cancelRate: 0,
+        },
       },
-    });
+      redisPassword,
+    );
     let fleet: PawFleet | undefined;
     try {
       const own = await createTestAccount(bed.admin, bed.sim, bed.dir, 'paw-itself');
@@ -100,6 +120,12 @@ export const scenario: ChaosScenario = {
         await writeFile(join(jobs, `${definition.id}.yaml`), `${JSON.stringify(definition)}\n`);
       }
 
+      const tokenFile = join(bed.dir, 'ops-tokens');
+      const usersFile = join(bed.dir, 'ops-users');
+      await writeFile(tokenFile, `${opsToken}\n`, { mode: 0o600 });
+      await writeFile(usersFile, `operator:${await hashPassword(opsPassword)}\n`, { mode: 0o600 });
+      const opsPort = await findFreePort();
+
       fleet = await chaosFleet(bed.redis, {
         redisUrl: bed.redisUrl,
         dir: bed.dir,
@@ -107,6 +133,7 @@ export const scenario: ChaosScenario = {
         label: 'secret-leaks',
         env: {
           PAW_LOG_LEVEL: 'debug',
+          PAW_REDIS_PASSWORD: redisPassword,
           PAW_ROTATION_MIN_RECOVERY_TOKEN_SECONDS: String(TOKEN_LIFETIME_SECONDS / 2),
           PAW_SNAPSHOT_POLL_MIN_MS: '500',
           PAW_SNAPSHOT_POLL_MAX_MS: '1000',
@@ -116,10 +143,26 @@ export const scenario: ChaosScenario = {
       context.progress(`paw start and a crash-armed worker, ${activityMs / 1000} s of every flow`);
       const armed: PawProcess[] = [];
       await Promise.all([
-        running.start(['start', '--jobs', jobs]),
+        running.start(['start', '--jobs', jobs], {
+          PAW_HTTP_PORT: String(opsPort),
+          PAW_OPS_TOKEN_FILE: tokenFile,
+          PAW_OPS_USERS_FILE: usersFile,
+        }),
         running.start(['worker'], { PAW_CRASH_AT: ARMED_WORKERS[0] }).then((w) => armed.push(w)),
       ]);
       const activityEnds = Date.now() + activityMs;
+      const passwordChange = changeRedisPasswordMidRun(
+        bed.redis,
+        redisPassword,
+        rotatedRedisPassword,
+        activityMs / 2,
+      );
+      const opsAnswers = await askTheOpsServer(`http://127.0.0.1:${opsPort}`, [
+        { authorization: `Bearer ${opsToken}` },
+        { authorization: basic('operator', opsPassword) },
+        { authorization: `Bearer ${wrongToken}` },
+        { authorization: basic('operator', wrongPassword) },
+      ]);
       for (const crashAt of ARMED_WORKERS.slice(1)) {
         const first = armed.at(-1);
         if (first === undefined) break;
@@ -128,6 +171,7 @@ export const scenario: ChaosScenario = {
         armed.push(await running.start(['worker'], { PAW_CRASH_AT: crashAt }));
       }
       await sleep(Math.max(0, activityEnds - Date.now()));
+      await passwordChange;
       // Each armed worker dies at the first crash point it reaches (if any flow got it there).
       const armedDeaths = armed.filter((w) => w.child.signalCode === 'SIGKILL').length;
 
@@ -160,7 +204,17 @@ export const scenario: ChaosScenario = {
       };
 
       context.progress('searching every log, every Redis key and value and the dump file');
-      const secrets = await issuedSecrets(bed.sim.baseUrl);
+      const opsSecrets = [
+        redisPassword,
+        rotatedRedisPassword,
+        opsToken,
+        opsPassword,
+        wrongToken,
+        wrongPassword,
+        basic('operator', opsPassword).slice('Basic '.length),
+        basic('operator', wrongPassword).slice('Basic '.length),
+      ];
+      const secrets = [...(await issuedSecrets(bed.sim.baseUrl)), ...opsSecrets];
       const redisText = await everyRedisKeyAndValue(bed.redis);
       const dump = await uncompressedRedisDump(bed.redis);
       const places = [
@@ -188,7 +242,17 @@ export const scenario: ChaosScenario = {
         0,
       );
 
+      const wrongPassLines = running.processes.reduce(
+        (sum, paw) => sum + paw.stderr.split('\n').filter((line) => /WRONGPASS/.test(line)).length,
+        0,
+      );
       const problems: string[] = [...failedCommands];
+      if (wrongPassLines === 0) {
+        problems.push('no process logged WRONGPASS: the Redis password change had no effect');
+      }
+      if (opsAnswers.join(',') !== '200,200,401,401') {
+        problems.push(`the ops server answered ${opsAnswers.join(',')}, not 200,200,401,401`);
+      }
       if (control.length === 0) problems.push('the search missed the secret in a credentials file');
       if (debugLines === 0) problems.push('no debug line was logged: the log level did not apply');
       for (const [kind, count] of Object.entries(perKind)) {
@@ -215,6 +279,7 @@ export const scenario: ChaosScenario = {
         windowRuns: perKind['sla-window'],
         rotationRuns: perKind['rotate-secret'],
         hits: hits.length,
+        redisWrongPassLines: wrongPassLines,
         loadAverage1m: Number(loadavg()[0]?.toFixed(2)),
       };
       return {
@@ -225,7 +290,8 @@ export const scenario: ChaosScenario = {
           `${redisText.keys} Redis keys, ` +
           `the dump file): hits=${hits.length}; runs succeeded: ${perKind.snapshot} snapshot, ` +
           `${perKind['sla-window']} window, ${perKind['rotate-secret']} rotation; ` +
-          `${armedDeaths} workers killed at crash points` +
+          `${armedDeaths} workers killed at crash points; Redis password changed mid-run ` +
+          `(${wrongPassLines} WRONGPASS log lines), ops server asked with 2 good and 2 bad credentials` +
           (problems.length === 0 ? '' : `; PROBLEMS: ${problems.join('; ')}`),
         figures,
       };
@@ -235,6 +301,43 @@ export const scenario: ChaosScenario = {
     }
   },
 };
+
+/**
+ * The operator changes the Redis password after `afterMs`: every paw connection is dropped and
+ * reconnects with the old password, which fails (WRONGPASS) for a few seconds, until the old one
+ * is allowed beside the new (an ACL user with two passwords, the rolling way).
+ */
+async function changeRedisPasswordMidRun(
+  redis: Redis,
+  oldPassword: string,
+  newPassword: string,
+  afterMs: number,
+): Promise<void> {
+  await sleep(afterMs);
+  await redis.call('ACL', 'SETUSER', 'default', 'resetpass', `>${newPassword}`);
+  // SKIPME defaults to yes: the scenario's own connection stays.
+  await redis.call('CLIENT', 'KILL', 'TYPE', 'normal');
+  await sleep(3_000);
+  await redis.call('ACL', 'SETUSER', 'default', `>${oldPassword}`);
+}
+
+/** GETs /api/dashboard with each set of headers; returns the status codes. */
+async function askTheOpsServer(
+  base: string,
+  headers: readonly Record<string, string>[],
+): Promise<number[]> {
+  const statuses: number[] = [];
+  for (const each of headers) {
+    const response = await fetch(`${base}/api/dashboard`, { headers: each });
+    await response.arrayBuffer();
+    statuses.push(response.status);
+  }
+  return statuses;
+}
+
+function basic(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
 
 async function sleep(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));

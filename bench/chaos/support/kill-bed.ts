@@ -39,6 +39,8 @@ export interface KillBed {
 export async function startKillBed(
   label: string,
   simOptions: SimulatorOptionsInput = {},
+  /** A password the Redis server requires (`requirepass`); the bed's own connection uses it. */
+  redisPassword?: string,
 ): Promise<KillBed> {
   const dir = await mkdtemp(join(tmpdir(), `paw-chaos-${label}-`));
   const cleanups: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
@@ -53,9 +55,14 @@ export async function startKillBed(
       ...simOptions,
     });
     cleanups.push(() => sim.stop());
-    const redisServer = await startPrivateRedisServer();
+    const redisServer = await startPrivateRedisServer(
+      redisPassword === undefined ? {} : { extraArgs: ['--requirepass', redisPassword] },
+    );
     cleanups.push(() => redisServer.stop());
-    const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
+    const redis = new Redis(redisServer.url, {
+      maxRetriesPerRequest: null,
+      ...(redisPassword === undefined ? {} : { password: redisPassword }),
+    });
     cleanups.push(() => redis.quit());
     const adminFile = join(dir, 'admin.json');
     await writeCredentialsFile(adminFile, {
