@@ -8,7 +8,7 @@ import { OutcomeStore } from '../src/outcomes/outcome-store.js';
 import { runIdFor } from '../src/queue/run-id.js';
 import { queueNameOf } from '../src/queue/run-queues.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
-import { CronSchedule } from '../src/scheduler/cron-schedule.js';
+import { CronSchedule } from '../src/cron/cron-schedule.js';
 import {
   benchContext,
   contextLines,

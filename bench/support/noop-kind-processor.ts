@@ -1,6 +1,6 @@
 import type { JobKind } from '../../src/definitions/job-definition.js';
 import { parseRunJobData } from '../../src/queue/run-job.js';
-import type { KindProcessorFactory } from '../../src/worker/kind-processor.js';
+import type { KindProcessorFactory } from '../../src/processing/kind-processor.js';
 
 /**
  * A processor that does nothing but what paw does around every run: validate the job data,

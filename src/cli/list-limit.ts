@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Paginated } from '../platform/pagination/paginated.js';
 import { positiveInteger } from './option-parsers.js';
-import type { Output } from './output/output.js';
+import type { Output } from '../terminal/output.js';
 
 export interface ListLimitOptions {
   readonly limit?: number;

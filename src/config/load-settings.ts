@@ -5,7 +5,7 @@ import { describeIssues, formatPath, readYamlFile } from '../yaml/yaml-file.js';
 import { ENVIRONMENT_OVERRIDES, parseEnvironmentValue } from './environment-overrides.js';
 import { settingsSchema, type Settings } from './settings-schema.js';
 
-export const SETTINGS_FILE_NAME = 'paw.yaml';
+const SETTINGS_FILE_NAME = 'paw.yaml';
 
 /** Secrets a settings file must not hold (it is shared, versioned, readable): where they go instead. */
 const SECRETS_KEPT_OUT_OF_FILES: ReadonlyArray<{ path: readonly string[]; instead: string }> = [

@@ -7,9 +7,9 @@ import { problem } from './refinement-options.js';
  * Redis keys and BullMQ job ids, which is why `:` (a key separator) and `@` (the run-id
  * separator) are excluded.
  */
-export const DEFINITION_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const DEFINITION_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
-export const definitionIdSchema = z
+const definitionIdSchema = z
   .string({ error: 'expected an id such as "nightly-vms"' })
   .refine(
     (id) => DEFINITION_ID_PATTERN.test(id),

@@ -4,8 +4,7 @@ import { problem } from './refinement-options.js';
 import { scheduleSchema } from './schedule-schema.js';
 
 /** A service account's client id: `client|<uuid>`. */
-export const CLIENT_ID_PATTERN =
-  /^client\|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CLIENT_ID_PATTERN = /^client\|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A secret rotation: the service account whose secret is rotated, and the sink the new
@@ -29,5 +28,3 @@ export const rotateSecretDefinitionSchema = z.strictObject({
     file: z.string({ error: 'expected a file path' }).trim().min(1),
   }),
 });
-
-export type RotateSecretDefinition = z.output<typeof rotateSecretDefinitionSchema>;

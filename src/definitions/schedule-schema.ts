@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { evenWithOtherProblems, problem } from './refinement-options.js';
 import { DURATION_EXAMPLES, parseDuration, formatDuration } from '../time/duration.js';
 import { isKnownTimeZone, suggestTimeZone } from '../time/time-zone.js';
-import { CronSyntaxError, parseCron } from '../scheduler/cron-expression.js';
-import { CronSchedule } from '../scheduler/cron-schedule.js';
+import { CronSyntaxError, parseCron } from '../cron/cron-expression.js';
+import { CronSchedule } from '../cron/cron-schedule.js';
 
 /** A duration written as text (`2h`, `90s`, `1h30m`); kept as text so a parsed value re-validates. */
 export const durationSchema = z
@@ -17,10 +17,10 @@ export const durationSchema = z
   );
 
 /** The greatest catch-up window: a scheduler down for longer than this records its fires as missed. */
-export const MAX_CATCH_UP_MS = 31 * 86_400_000;
+const MAX_CATCH_UP_MS = 31 * 86_400_000;
 
-export const OVERLAP_POLICIES = ['skip', 'allow'] as const;
-export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+const OVERLAP_POLICIES = ['skip', 'allow'] as const;
+type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 
 const CRON_FIX =
   'write five fields (minute hour day-of-month month day-of-week), or six with seconds first, e.g. "0 1 * * *" or "*/10 * * * * *"';

@@ -1,13 +1,13 @@
 import type { SimulatorFixtures } from '../simulator/fixtures.js';
 
 /** When each demo definition first fires, in seconds after the demo starts. */
-export const DEMO_OFFSETS = { snapshots: 3, window: 8, rotation: 12 } as const;
+const DEMO_OFFSETS = { snapshots: 3, window: 8, rotation: 12 } as const;
 
 /** How long the demo's maintenance window lasts. */
-export const DEMO_WINDOW = '15s';
+const DEMO_WINDOW = '15s';
 
 /** The SLA Domains the demo uses (they exist in every simulator inventory). */
-export const DEMO_RETENTION_SLA = 'Gold';
+const DEMO_RETENTION_SLA = 'Gold';
 export const DEMO_WINDOW_SLA = 'Silver';
 
 export interface DemoDefinitionsOptions {

@@ -1,4 +1,4 @@
-import { renderTable } from '../cli/output/table.js';
+import { renderTable } from '../terminal/table.js';
 import { countsText, itemReason, runReason } from '../ops/dashboard/dashboard-page.js';
 import type { DemoCheck, EndedRun } from './demo-verdict.js';
 

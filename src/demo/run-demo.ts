@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPawServices } from '../app/start-paw-services.js';
 import { PAW_VERSION } from '../version/paw-version.js';
-import { ProgressLine } from '../cli/output/progress-line.js';
+import { ProgressLine } from '../terminal/progress-line.js';
 import { loadSettings } from '../config/load-settings.js';
 import { selectEnvironment } from '../config/select-environment.js';
 import type { Settings } from '../config/settings-schema.js';

@@ -4,7 +4,7 @@ import type { PlatformClient } from '../platform/platform-client.js';
 import type { CheckResult } from './doctor-check.js';
 
 /** What the user asked `paw doctor` for. */
-export interface DoctorOptions {
+interface DoctorOptions {
   /** Take one real snapshot and pause/resume an SLA Domain (`--allow-writes`). */
   readonly allowWrites: boolean;
   readonly workloadId?: string | undefined;

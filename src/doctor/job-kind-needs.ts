@@ -1,5 +1,5 @@
 import type { JobKind } from '../definitions/job-definition.js';
-import type { RestOperationId } from '../platform/rest/default-routes.js';
+import type { RestOperationId } from '../platform-defaults/default-routes.js';
 
 /**
  * A GraphQL operation a job kind needs, and how the doctor asks whether the account may use it

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { writePrivateFileAtomically } from '../fs/write-private-file.js';
-import type { RestOperationId } from '../platform/rest/default-routes.js';
+import type { RestOperationId } from '../platform-defaults/default-routes.js';
 import { check, type CheckResult } from './doctor-check.js';
 import type { DoctorContext } from './doctor-context.js';
 import { isDefaultRoute, matchRoutes, type RouteMatch } from './route-matching.js';

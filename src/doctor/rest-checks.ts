@@ -5,7 +5,7 @@ import {
   ProtocolError,
   isPlatformError,
 } from '../platform/http/platform-errors.js';
-import type { RestOperationId } from '../platform/rest/default-routes.js';
+import type { RestOperationId } from '../platform-defaults/default-routes.js';
 import type { PlatformEvent } from '../platform/records/platform-event.js';
 import type { Snapshot } from '../platform/records/snapshot.js';
 import type { Workload } from '../platform/records/workload.js';

@@ -6,7 +6,7 @@ import {
   type HttpMethod,
   type RestOperationId,
   type RoutePlaceholder,
-} from '../platform/rest/default-routes.js';
+} from '../platform-defaults/default-routes.js';
 import type { ReferenceOperation } from '../platform/rest/rest-reference.js';
 
 /**

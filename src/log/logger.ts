@@ -25,7 +25,7 @@ const SECRET_FIELD_NAMES = [
   'codeVerifier',
 ] as const;
 
-export const REDACTED_PATHS: readonly string[] = SECRET_FIELD_NAMES.flatMap((name) => [
+const REDACTED_PATHS: readonly string[] = SECRET_FIELD_NAMES.flatMap((name) => [
   name,
   `*.${name}`,
   `*.*.${name}`,

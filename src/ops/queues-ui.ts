@@ -8,7 +8,7 @@ import type { WatchedQueue } from './dashboard/dashboard-model.js';
 import type { OperatorActions } from './operator-actions.js';
 
 /** Where bull-board is served. */
-export const QUEUES_UI_PATH = '/queues';
+const QUEUES_UI_PATH = '/queues';
 
 /**
  * bull-board's actions, and whether paw lets them through. Retrying, promoting and pausing go

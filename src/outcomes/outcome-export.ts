@@ -51,7 +51,7 @@ export async function writeExport(
 }
 
 /** One CSV record of `row`, with its line ending. */
-export function csvLine(row: ItemRow): string {
+function csvLine(row: ItemRow): string {
   return `${EXPORT_COLUMNS.map((column) => csvField(row[column])).join(',')}\r\n`;
 }
 

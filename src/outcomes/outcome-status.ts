@@ -21,7 +21,7 @@ export const ITEM_STATUSES = OUTCOME_STATUSES.filter(
 );
 export type ItemStatus = Exclude<OutcomeStatus, 'missed'>;
 
-export const ACTIVE_STATUSES: readonly OutcomeStatus[] = ['queued', 'running'];
+const ACTIVE_STATUSES: readonly OutcomeStatus[] = ['queued', 'running'];
 
 export function isOutcomeStatus(value: unknown): value is OutcomeStatus {
   return typeof value === 'string' && (OUTCOME_STATUSES as readonly string[]).includes(value);

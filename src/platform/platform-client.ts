@@ -59,7 +59,7 @@ export interface PlatformClientOptions {
  * {@link PlatformClient.api} instead; this is for what only REST offers (creating, changing and
  * assigning SLA Domains) and for `paw doctor`'s checks of the REST interface itself.
  */
-export interface RestApis extends PlatformApi {
+interface RestApis extends PlatformApi {
   readonly kind: 'rest';
   readonly workloads: RestWorkloads;
   readonly slaDomains: SlaDomainsApi;
@@ -71,7 +71,7 @@ export interface RestApis extends PlatformApi {
   reference(signal?: AbortSignal): ReturnType<typeof findRestReference>;
 }
 
-export interface GraphqlApis extends PlatformApi {
+interface GraphqlApis extends PlatformApi {
   readonly kind: 'graphql';
   readonly serviceAccounts: ServiceAccountsApi;
   readonly client: GraphqlClient;
@@ -83,7 +83,7 @@ export interface GraphqlApis extends PlatformApi {
   serviceAccountsWith(token: Secret): ServiceAccountsApi;
 }
 
-export interface OAuthLogin {
+interface OAuthLogin {
   /**
    * The authorization code with PKCE flow for a user at a terminal, with the OAuth application
    * from the settings (`platform.oauth`, PAW_OAUTH_*) unless one is given.

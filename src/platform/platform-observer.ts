@@ -4,7 +4,7 @@
  */
 
 /** One attempt of one platform request. */
-export interface PlatformCallEvent {
+interface PlatformCallEvent {
   /** The REST operationId, GraphQL operation name or paw's name for the call (`clientToken`). */
   readonly operation: string;
   readonly method: string;
@@ -18,7 +18,7 @@ export interface PlatformCallEvent {
 }
 
 /** A request for a new access token finished (one per refresh, whatever its retries). */
-export interface TokenRefreshEvent {
+interface TokenRefreshEvent {
   readonly result: 'success' | 'failure';
 }
 

@@ -5,7 +5,7 @@ import {
   type DefinitionOf,
   type JobKind,
 } from '../definitions/job-definition.js';
-import { RUN_TRIGGERS, type RunTrigger } from '../outcomes/outcome-status.js';
+import { RUN_TRIGGERS } from '../outcomes/outcome-status.js';
 import { RUN_ID_PATTERN } from './run-id.js';
 
 /** The BullMQ job name of a run (processors may add other names, e.g. per-item jobs). */
@@ -59,5 +59,3 @@ export function isRunOf<K extends JobKind>(
 ): data is RunJobData & RunJobDataOf<K> {
   return data.kind === kind;
 }
-
-export type { RunTrigger };

@@ -42,7 +42,7 @@ const REDIS_RETRY_MS = 500;
 const DEFAULT_RESERVE_MS = 100;
 
 /** The gate was closed (the process is shutting down) while a request waited for it. */
-export class RequestGateClosedError extends Error {
+class RequestGateClosedError extends Error {
   override readonly name = 'RequestGateClosedError';
 }
 

@@ -1,7 +1,7 @@
 import type { Logger } from '../log/logger.js';
 
 /** Errors are logged at most this often per connection: while Redis refuses, ioredis reports every retry. */
-export const REDIS_ERROR_LOG_INTERVAL_MS = 30_000;
+const REDIS_ERROR_LOG_INTERVAL_MS = 30_000;
 
 /** Causes a generic "the connection is closed" hides; the log names the real one. */
 const GENERIC = /connection is closed|stream isn't writeable|connection in closed state/i;

@@ -86,18 +86,6 @@ export async function withLease<T>(
   return holding(redis, key, owner, options.leaseMs, work);
 }
 
-/** Takes the lease only if it is free (or already `owner`'s); returns `ran: false` at once otherwise. */
-export async function tryWithLease<T>(
-  redis: Redis,
-  key: string,
-  owner: string,
-  leaseMs: number,
-  work: () => Promise<T>,
-): Promise<{ readonly ran: true; readonly value: T } | { readonly ran: false }> {
-  if (!(await acquire(redis, key, owner, leaseMs))) return { ran: false };
-  return { ran: true, value: await holding(redis, key, owner, leaseMs, work) };
-}
-
 async function acquire(redis: Redis, key: string, owner: string, leaseMs: number) {
   return (await acquireScript.run(redis, [key], [owner, leaseMs])) === 1;
 }

@@ -3,7 +3,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Logger } from '../log/logger.js';
 import { durationMs } from '../time/duration.js';
-import { CronSchedule } from './cron-schedule.js';
+import { CronSchedule } from '../cron/cron-schedule.js';
 import type { FireCoordinator } from './fire-coordinator.js';
 import { planDueFires, type PlannedFire } from './fire-plan.js';
 import type { FireResult, RunFirer } from './run-firer.js';
@@ -13,7 +13,7 @@ import type { FireResult, RunFirer } from './run-firer.js';
  * longest catch-up window) are not examined one by one: a seconds-level schedule down for a
  * year would otherwise mean millions of them.
  */
-export const MISSED_LOOKBACK_MS = 31 * 86_400_000;
+const MISSED_LOOKBACK_MS = 31 * 86_400_000;
 
 /** The heartbeat: node-cron ticks every second; each tick asks which fires are due. */
 const TICK_EXPRESSION = '* * * * * *';

@@ -60,7 +60,7 @@ export class EventLog {
   }
 }
 
-export function compareEvents(a: SimEvent, b: SimEvent): number {
+function compareEvents(a: SimEvent, b: SimEvent): number {
   if (a.time !== b.time) return a.time - b.time;
   if (a.id !== b.id) return a.id < b.id ? -1 : 1;
   return 0;

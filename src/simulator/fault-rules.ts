@@ -4,7 +4,7 @@ import { OPERATION_IDS } from './operation-ids.js';
 const probability = z.number().min(0).max(1);
 
 /** Added latency: a fixed delay, a uniform range, or a lognormal distribution (milliseconds). */
-export const latencySchema = z.union([
+const latencySchema = z.union([
   z.strictObject({ fixedMs: z.number().min(0).max(600_000) }),
   z
     .strictObject({ minMs: z.number().min(0), maxMs: z.number().min(0).max(600_000) })
@@ -17,7 +17,7 @@ export const latencySchema = z.union([
  * are probabilities of mutually exclusive outcomes drawn once per request, so they must add up
  * to at most 1; latency is added before any of them.
  */
-export const faultRuleSchema = z
+const faultRuleSchema = z
   .strictObject({
     latency: latencySchema.optional(),
     /** Answer with one of `errorStatuses` (an error body in the operation's own format). */

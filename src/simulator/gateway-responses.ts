@@ -16,13 +16,13 @@ export const EXPIRED_TOKEN_BODY = {
 } as const;
 
 /** What an upstream failure looks like from behind the gateway (Envoy's wording). */
-export const UPSTREAM_FAILURE_BODY = {
+const UPSTREAM_FAILURE_BODY = {
   code: 14,
   message: 'upstream connect error or disconnect/reset before headers',
 } as const;
 
 /** What the platform's GraphQL service says when it fails transiently (platform-facts.md). */
-export const GRAPHQL_TRANSIENT_MESSAGE =
+const GRAPHQL_TRANSIENT_MESSAGE =
   'Error checking account flags to determine access. Please try again.';
 
 /**

@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-export const SECRET_KINDS = [
-  'clientSecrets',
-  'accessTokens',
-  'sessionTokens',
-  'oauthCodes',
-  'oauthTokens',
-] as const;
-export type SecretKind = (typeof SECRET_KINDS)[number];
+export type SecretKind =
+  'clientSecrets' | 'accessTokens' | 'sessionTokens' | 'oauthCodes' | 'oauthTokens';
 
 /**
  * Every secret the simulator ever hands out, by kind (`GET /_sim/issued-secrets`). Tests scan

@@ -23,7 +23,7 @@ export const REST_OPERATION_IDS = [
 ] as const;
 
 /** Platform operations outside the task-based REST interface. */
-export const PLATFORM_OPERATION_IDS = [
+const PLATFORM_OPERATION_IDS = [
   'createClientToken',
   'deleteSession',
   'graphql',
@@ -32,7 +32,7 @@ export const PLATFORM_OPERATION_IDS = [
 ] as const;
 
 /** Operations served by each cluster on its own origin. */
-export const CLUSTER_OPERATION_IDS = [
+const CLUSTER_OPERATION_IDS = [
   'createServiceAccountSession',
   'createPersonalAccessTokenSession',
   'deleteClusterSession',

@@ -2,7 +2,7 @@ import { RestError } from './rest-error.js';
 
 export type SortKey = readonly (string | number)[];
 
-export interface PageInfo {
+interface PageInfo {
   startCursor: string | null;
   endCursor: string | null;
   hasNextPage: boolean;

@@ -1,5 +1,5 @@
 /** What a role allows; each operation needs one of these. */
-export const PERMISSIONS = [
+const PERMISSIONS = [
   /** Read workloads, snapshots, jobs, SLA Domains, clusters and events. */
   'VIEW_INVENTORY',
   /** Take on-demand snapshots. */

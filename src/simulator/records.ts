@@ -40,25 +40,22 @@ export const RETENTION_UNITS = ['DAYS', 'WEEKS', 'MONTHS', 'YEARS'] as const;
 export const PAUSE_STATUSES = ['NOT_PAUSED', 'PAUSED', 'UNKNOWN'] as const;
 export type PauseStatus = (typeof PAUSE_STATUSES)[number];
 
-export const EVENT_TYPES = ['BACKUP', 'CONFIGURATION'] as const;
-export const EVENT_STATUSES = [
-  'QUEUED',
-  'RUNNING',
-  'SUCCESS',
-  'FAILURE',
-  'PARTIAL_SUCCESS',
-  'CANCELING',
-  'CANCELED',
-  'TASK_SUCCESS',
-  'TASK_FAILURE',
-  'INFO',
-  'WARNING',
-] as const;
 export const EVENT_SEVERITIES = ['SEVERITY_CRITICAL', 'SEVERITY_WARNING', 'SEVERITY_INFO'] as const;
 
-export type EventType = (typeof EVENT_TYPES)[number];
-export type EventStatus = (typeof EVENT_STATUSES)[number];
-export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
+export type EventType = 'BACKUP' | 'CONFIGURATION';
+export type EventStatus =
+  | 'QUEUED'
+  | 'RUNNING'
+  | 'SUCCESS'
+  | 'FAILURE'
+  | 'PARTIAL_SUCCESS'
+  | 'CANCELING'
+  | 'CANCELED'
+  | 'TASK_SUCCESS'
+  | 'TASK_FAILURE'
+  | 'INFO'
+  | 'WARNING';
+type EventSeverity = (typeof EVENT_SEVERITIES)[number];
 
 export interface SimCluster {
   readonly id: string;

@@ -11,7 +11,7 @@ export const REST_LAYOUTS = ['default', 'v2'] as const;
 export type RestLayoutName = (typeof REST_LAYOUTS)[number];
 
 /** A route's path parameter, by the name the handlers know it. */
-export type RouteParameter = 'workloadId' | 'jobId' | 'slaDomainId';
+type RouteParameter = 'workloadId' | 'jobId' | 'slaDomainId';
 
 interface LayoutRoute {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';

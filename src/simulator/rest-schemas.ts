@@ -180,7 +180,7 @@ export const errorResponses = {
 
 // ---- parameters and bodies -----------------------------------------------------------------
 
-export const pageParams = {
+const pageParams = {
   first: z.coerce
     .number()
     .int()
@@ -218,7 +218,7 @@ export const takeSnapshotBody = z
   // Fastify validates a missing body as null.
   .nullish();
 
-export const SLA_FILTER_FIELDS = [
+const SLA_FILTER_FIELDS = [
   'NAME',
   'NAME_EXACT_MATCH',
   'CLUSTER_UUID',

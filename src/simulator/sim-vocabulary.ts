@@ -12,7 +12,7 @@ export const SIM_VOCABULARIES = ['spec', 'graphql'] as const;
 export type SimVocabularyName = (typeof SIM_VOCABULARIES)[number];
 
 /** Canonical job statuses the job engine produces. */
-export const JOB_STATUSES = [
+const JOB_STATUSES = [
   'QUEUED',
   'ACQUIRING',
   'RUNNING',
@@ -111,7 +111,7 @@ const SPEC_WORDS: Words = {
 };
 
 /** The GraphQL schema's filter words for activity object types (`EventObjectType`). */
-export const EVENT_OBJECT_TYPE_FILTER_WORDS: Readonly<Record<ActivityObject, string>> = {
+const EVENT_OBJECT_TYPE_FILTER_WORDS: Readonly<Record<ActivityObject, string>> = {
   VSPHERE_VM: 'VMWARE_VM',
   MSSQL_DATABASE: 'MSSQL',
   LINUX_FILESET: 'LINUX_FILESET',

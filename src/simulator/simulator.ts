@@ -21,7 +21,7 @@ import { statsReport, type StatsReport } from './stats-report.js';
 const HOST = '127.0.0.1';
 
 /** A simulated cluster as a running simulator exposes it. */
-export interface SimulatorCluster {
+interface SimulatorCluster {
   readonly id: string;
   readonly name: string;
   readonly version: string;
@@ -53,10 +53,7 @@ export interface SimulatorRuntime {
 }
 
 /** Validates options with {@link simulatorOptionsSchema}; problems become a {@link UsageError}. */
-export function parseSimulatorOptions(
-  input: unknown,
-  source = 'simulator options',
-): SimulatorOptions {
+function parseSimulatorOptions(input: unknown, source = 'simulator options'): SimulatorOptions {
   const parsed = simulatorOptionsSchema.safeParse(input);
   if (!parsed.success) {
     const problems = describeIssues(parsed.error.issues, () => source);

@@ -5,7 +5,7 @@ import type { JobOptions } from './options.js';
 import { retentionMs, type SimSlaDomain, type SimSnapshot, type SimWorkload } from './records.js';
 import type { SeededRandom } from './seeded-random.js';
 
-export type JobOutcome = 'SUCCEEDED' | 'FAILED' | 'CANCELED';
+type JobOutcome = 'SUCCEEDED' | 'FAILED' | 'CANCELED';
 
 /**
  * An on-demand snapshot job. Everything about its future is drawn when it is triggered (when it

@@ -65,7 +65,7 @@ export function wallClockAt(instantMs: number, timeZone: string): WallClock {
 }
 
 /** Milliseconds since the epoch of a wall clock read as if it were UTC ("naive" time). */
-export function naiveMs(wall: WallClock): number {
+function naiveMs(wall: WallClock): number {
   return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
 }
 

@@ -17,10 +17,10 @@ import type { JobKind } from '../definitions/job-definition.js';
  * - `retrying`: it failed and BullMQ will run it again (attempts left);
  * - `failed`: it failed for good (no attempts left, or a permanent error).
  */
-export type JobResult = 'completed' | 'delayed' | 'waiting' | 'retrying' | 'failed';
+type JobResult = 'completed' | 'delayed' | 'waiting' | 'retrying' | 'failed';
 
 /** One processor call, as a worker reports it (metrics). */
-export interface JobEvent {
+interface JobEvent {
   readonly kind: JobKind;
   /** The BullMQ job name (`run` for the scheduler's run jobs; processors name their own). */
   readonly name: string;

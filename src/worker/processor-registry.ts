@@ -2,7 +2,7 @@ import type { JobKind } from '../definitions/job-definition.js';
 import { createRotateSecretProcessor } from '../processors/rotate-secret/rotate-secret-processor.js';
 import { createSlaWindowProcessor } from '../processors/sla-window/sla-window-processor.js';
 import { createSnapshotProcessor } from '../processors/snapshot/snapshot-processor.js';
-import type { KindProcessorFactory } from './kind-processor.js';
+import type { KindProcessorFactory } from '../processing/kind-processor.js';
 
 /** The processor factory of each job kind a worker can run. */
 export type ProcessorFactories = Readonly<Partial<Record<JobKind, KindProcessorFactory>>>;

@@ -13,7 +13,7 @@ import { RedisErrorLog } from '../redis/redis-error-log.js';
 import { RunQueues, queueNameOf, workerOptionsFor } from '../queue/run-queues.js';
 import { SharedRequestGate } from '../queue/shared-request-gate.js';
 import { observeJob, type JobObserver } from './job-observer.js';
-import type { KindProcessor, WorkerDependencies } from './kind-processor.js';
+import type { KindProcessor, WorkerDependencies } from '../processing/kind-processor.js';
 import { PROCESSOR_FACTORIES, type ProcessorFactories } from './processor-registry.js';
 import { resolveWorkerKinds } from './worker-kinds.js';
 

@@ -16,7 +16,7 @@ export interface YamlDocument {
 }
 
 /** A 1-based line and column in a YAML file. */
-export interface YamlPosition {
+interface YamlPosition {
   readonly line: number;
   readonly column: number;
 }
@@ -26,13 +26,13 @@ export interface YamlPosition {
  * definitions take a few hundred kilobytes; a bigger file is a mistake or an attack, and parsing
  * one costs memory and event-loop time in proportion.
  */
-export const MAX_YAML_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_YAML_FILE_BYTES = 4 * 1024 * 1024;
 
 /**
  * How many times a document may use an alias (`*name`). Definitions have no need for many;
  * nested aliases that expand exponentially (an "alias bomb") stop here instead of eating memory.
  */
-export const MAX_YAML_ALIAS_COUNT = 100;
+const MAX_YAML_ALIAS_COUNT = 100;
 
 /**
  * Reads a YAML file (one or several `---`-separated documents). Syntax errors, a file over
@@ -61,7 +61,7 @@ export async function readYamlFile(file: string): Promise<YamlDocument[]> {
 }
 
 /** Parses YAML text; `file` is only used in messages. */
-export function parseYaml(text: string, file: string): YamlDocument[] {
+function parseYaml(text: string, file: string): YamlDocument[] {
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, { lineCounter, prettyErrors: false });
   if (!Array.isArray(documents)) return []; // an empty stream

@@ -6,7 +6,7 @@ import { demoDefinitionsYaml } from '../../src/demo/demo-definitions.js';
 import { judgeDemoRuns, type EndedRun } from '../../src/demo/demo-verdict.js';
 import { checkDefinitions } from '../../src/definitions/load-definitions.js';
 import type { ItemRecord, RunRecord } from '../../src/outcomes/outcome-records.js';
-import { CronSchedule } from '../../src/scheduler/cron-schedule.js';
+import { CronSchedule } from '../../src/cron/cron-schedule.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
 
 const COUNTS = {

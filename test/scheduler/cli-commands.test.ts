@@ -7,7 +7,7 @@ import { EXPORT_COLUMNS } from '../../src/outcomes/outcome-export.js';
 import type { ItemRow, RunRecord } from '../../src/outcomes/outcome-records.js';
 import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
-import { CronSchedule } from '../../src/scheduler/cron-schedule.js';
+import { CronSchedule } from '../../src/cron/cron-schedule.js';
 import type { FireResult } from '../../src/scheduler/run-firer.js';
 import { parseCsv } from '../support/csv.js';
 import { jobsFolder } from '../support/definitions.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CronSchedule, UnknownTimeZoneError } from '../../src/scheduler/cron-schedule.js';
-import { CronSyntaxError } from '../../src/scheduler/cron-expression.js';
+import { CronSchedule, UnknownTimeZoneError } from '../../src/cron/cron-schedule.js';
+import { CronSyntaxError } from '../../src/cron/cron-expression.js';
 
 const iso = (dates: readonly Date[]): string[] => dates.map((date) => date.toISOString());
 const at = (text: string): Date => new Date(text);

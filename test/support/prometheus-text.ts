@@ -1,5 +1,5 @@
 /** One sample of a Prometheus text exposition. */
-export interface Sample {
+interface Sample {
   readonly name: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly value: number;

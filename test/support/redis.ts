@@ -4,7 +4,7 @@ import {
 } from '../../src/redis/private-redis-server.js';
 
 /** Where a test run's Redis came from. */
-export type TestRedisSource = 'PAW_REDIS_URL' | 'redis-server' | 'testcontainers';
+type TestRedisSource = 'PAW_REDIS_URL' | 'redis-server' | 'testcontainers';
 
 export interface TestRedis {
   readonly url: string;

@@ -10,8 +10,8 @@ import type { NewServiceAccountSecret } from '../../platform/graphql/service-acc
 import type { ServiceAccount } from '../../platform/graphql/service-account-operations.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { collect, examples } from '../option-parsers.js';
-import type { Output } from '../output/output.js';
-import { formatFields, formatTable, type Column } from '../output/table.js';
+import type { Output } from '../../terminal/output.js';
+import { formatFields, formatTable, type Column } from '../../terminal/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,

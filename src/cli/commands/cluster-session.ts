@@ -4,7 +4,7 @@ import { Secret } from '../../config/secret.js';
 import { UsageError } from '../../errors/usage-error.js';
 import type { ClusterCredentialKind } from '../../platform/cluster/cluster-sessions.js';
 import { examples } from '../option-parsers.js';
-import { formatFields } from '../output/table.js';
+import { formatFields } from '../../terminal/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { CLUSTER_TYPES, CONNECTION_STATES, type Cluster } from '../../platform/records/cluster.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { examples, oneOf } from '../option-parsers.js';
-import { formatTable, type Column } from '../output/table.js';
+import { formatTable, type Column } from '../../terminal/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,

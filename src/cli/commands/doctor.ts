@@ -8,7 +8,7 @@ import { runDoctor, type DoctorReport } from '../../doctor/run-doctor.js';
 import { UsageError } from '../../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import { collect, examples, positiveSeconds } from '../option-parsers.js';
-import type { Output } from '../output/output.js';
+import type { Output } from '../../terminal/output.js';
 import {
   withPlatformClient,
   withPlatformOptions,

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { EVENT_SEVERITIES, type PlatformEvent } from '../../platform/records/platform-event.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { examples, isoTime, oneOf } from '../option-parsers.js';
-import { formatTable, type Column } from '../output/table.js';
+import { formatTable, type Column } from '../../terminal/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,

@@ -9,7 +9,7 @@ import { ITEM_STATUSES, type ItemStatus } from '../../outcomes/outcome-status.js
 import { loadCommandSettings } from '../command-settings.js';
 import { choiceList, positiveInteger, parseTimeOption } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
-import { renderTable, truncate } from '../output/table.js';
+import { renderTable, truncate } from '../../terminal/table.js';
 
 interface OutcomesOptions {
   definition?: string;

@@ -6,7 +6,7 @@ import { formatDuration } from '../../time/duration.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { choiceList, positiveInteger, parseTimeOption } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
-import { renderTable, truncate } from '../output/table.js';
+import { renderTable, truncate } from '../../terminal/table.js';
 
 interface RunsOptions {
   definition?: string;

@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import { InvalidDefinitionsError } from '../../definitions/definition-problem.js';
 import { checkDefinitions, checkOptionsFrom } from '../../definitions/load-definitions.js';
-import { CronSchedule } from '../../scheduler/cron-schedule.js';
+import { CronSchedule } from '../../cron/cron-schedule.js';
 import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { positiveInteger } from '../option-parsers.js';
-import { renderTable } from '../output/table.js';
+import { renderTable } from '../../terminal/table.js';
 
 /**
  * `paw schedules`: every definition with its schedule and next fire times, computed from the

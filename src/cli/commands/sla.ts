@@ -12,8 +12,8 @@ import {
 } from '../../platform/rest/sla-domains.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { collect, examples, oneOf, positiveInteger } from '../option-parsers.js';
-import { formatFields, formatTable, type Column } from '../output/table.js';
-import type { Output } from '../output/output.js';
+import { formatFields, formatTable, type Column } from '../../terminal/table.js';
+import type { Output } from '../../terminal/output.js';
 import {
   withPlatformClient,
   withPlatformOptions,

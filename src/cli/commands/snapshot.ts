@@ -6,8 +6,8 @@ import { waitForSnapshotJob } from '../../platform/jobs/wait-for-snapshot-job.js
 import type { JobPhase } from '../../platform/vocabulary/vocabulary.js';
 import { ExitCode } from '../exit-codes.js';
 import { examples, positiveSeconds } from '../option-parsers.js';
-import { ProgressLine, progressBar } from '../output/progress-line.js';
-import { formatFields } from '../output/table.js';
+import { ProgressLine, progressBar } from '../../terminal/progress-line.js';
+import { formatFields } from '../../terminal/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,

@@ -3,7 +3,7 @@ import type { Snapshot } from '../../platform/records/snapshot.js';
 import type { Workload } from '../../platform/records/workload.js';
 import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { examples } from '../option-parsers.js';
-import { formatFields, formatTable, type Column } from '../output/table.js';
+import { formatFields, formatTable, type Column } from '../../terminal/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,

@@ -3,7 +3,7 @@ import type { JobDefinition } from '../../definitions/job-definition.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
-import { CronSchedule } from '../../scheduler/cron-schedule.js';
+import { CronSchedule } from '../../cron/cron-schedule.js';
 import { QUEUE_STATES } from '../metrics/queue-metrics.js';
 import { describeWebhook } from '../notify/webhook-address.js';
 
@@ -151,7 +151,7 @@ export async function loadDefinitionViews(
 }
 
 /** Recent runs (newest first), each with its problem items first. */
-export async function loadRunViews(
+async function loadRunViews(
   queries: OutcomeQueries,
   query: { readonly limit: number; readonly definitionId?: string },
   itemsPerRun: number,

@@ -23,7 +23,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** Escapes text for an HTML text node or a quoted attribute value. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"'`]/g, (character) => ESCAPES[character] ?? character);
 }
 

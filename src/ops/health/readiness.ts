@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { PlatformClient } from '../../platform/platform-client.js';
 
 /** One dependency's state, as `/readyz` reports it. */
-export type CheckResult =
+type CheckResult =
   | { readonly status: 'ok'; readonly ms: number }
   | { readonly status: 'failed'; readonly ms: number; readonly error: string }
   | { readonly status: 'skipped'; readonly reason: string };

@@ -9,18 +9,18 @@ import { PAW_BACKOFF_TYPE } from '../../queue/backoff.js';
 export const NOTIFY_QUEUE_NAME = 'notify';
 
 /** The job name and data of a notification: the run only, never a URL. */
-export const NOTIFY_JOB_NAME = 'run-ended';
+const NOTIFY_JOB_NAME = 'run-ended';
 export interface NotifyJobData {
   readonly runId: string;
 }
 
 /** The job id of a run's notification: one per run, however often its end is reported. */
-export function notifyJobId(runId: string): string {
+function notifyJobId(runId: string): string {
   return `notify-${runId}`;
 }
 
 /** Attempts, paw's exponential backoff with jitter, and bounded retention of finished jobs. */
-export function notifyJobOptions(settings: Settings['notifications']): JobsOptions {
+function notifyJobOptions(settings: Settings['notifications']): JobsOptions {
   return {
     attempts: settings.attempts,
     backoff: { type: PAW_BACKOFF_TYPE, delay: settings.backoffBaseMs },

@@ -22,7 +22,7 @@ export interface RunNotifierOptions {
 }
 
 /** The run is not finished yet: try again later (its end will be reported again too). */
-export class RunStillActiveError extends Error {
+class RunStillActiveError extends Error {
   override readonly name = 'RunStillActiveError';
 }
 

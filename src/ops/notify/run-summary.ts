@@ -1,7 +1,7 @@
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 
 /** One item of a run that did not succeed, as a notification lists it. */
-export interface SummaryItem {
+interface SummaryItem {
   readonly itemKey: string;
   readonly status: string;
   readonly target?: string;

@@ -8,7 +8,7 @@ import type { SlaDomain, SlaDomainFilter } from '../records/sla-domain.js';
 import type { Snapshot } from '../records/snapshot.js';
 import type { Workload, WorkloadFilters } from '../records/workload.js';
 import type { Vocabulary } from '../vocabulary/vocabulary.js';
-import type { PlatformApiKind } from './platform-apis.js';
+import type { PlatformApiKind } from '../../platform-defaults/platform-apis.js';
 
 /**
  * What paw's jobs and commands need from the platform, the same through the task-based REST

@@ -72,7 +72,7 @@ export async function readCredentialsFile(file: string): Promise<ServiceAccountC
 }
 
 /** Parses an `access_token_uri`; it must end in `/api/client_token`. */
-export function parseTokenUrl(text: string, where: string): URL {
+function parseTokenUrl(text: string, where: string): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -86,7 +86,7 @@ export function parseTokenUrl(text: string, where: string): URL {
 }
 
 /** `{base_url}`: the access token URI without `/api/client_token`. */
-export function baseUrlFromTokenUrl(tokenUrl: URL): URL {
+function baseUrlFromTokenUrl(tokenUrl: URL): URL {
   const path = tokenUrl.pathname.replace(/\/+$/, '');
   return new URL(path.slice(0, -TOKEN_ENDPOINT_PATH.length) || '/', tokenUrl.origin);
 }

@@ -9,7 +9,7 @@ import {
 } from './credentials-file.js';
 
 /** How to provide credentials; every "missing credentials" message ends with it. */
-export const HOW_TO_PROVIDE_CREDENTIALS =
+const HOW_TO_PROVIDE_CREDENTIALS =
   'pass --credentials FILE (the credentials file the platform gives you, or the one ' +
   '`paw sim --credentials-out sa.json` writes), set PAW_CREDENTIALS_FILE, or set ' +
   'PAW_PLATFORM_URL, PAW_CLIENT_ID and PAW_CLIENT_SECRET together';

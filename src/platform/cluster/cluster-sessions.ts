@@ -14,7 +14,7 @@ import {
   isPlatformError,
   type PlatformError,
 } from '../http/platform-errors.js';
-import type { HttpMethod } from '../rest/default-routes.js';
+import type { HttpMethod } from '../../platform-defaults/default-routes.js';
 import { PAT_MINIMUM_VERSION, supportsPersonalAccessTokens } from './cluster-version.js';
 import { clusterVersionSchema, sessionResponseSchema } from './session-response.js';
 

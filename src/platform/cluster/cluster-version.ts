@@ -5,7 +5,7 @@ export const PAT_MINIMUM_VERSION = '9.6.0';
  * Compares dotted versions numerically (`9.10.0` > `9.6.1`); missing parts count as 0 and a
  * suffix such as `-p3` or `b123` after a part is ignored. Negative, zero or positive like `sort`.
  */
-export function compareVersions(left: string, right: string): number {
+function compareVersions(left: string, right: string): number {
   const a = numericParts(left);
   const b = numericParts(right);
   for (let index = 0; index < Math.max(a.length, b.length); index++) {

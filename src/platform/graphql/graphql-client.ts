@@ -6,7 +6,7 @@ import type { IncomingResponse } from '../http/http-transport.js';
 import { UnavailableError, type PlatformError } from '../http/platform-errors.js';
 import { fieldsOf } from '../rest/envelope.js';
 
-export const GRAPHQL_PATH = '/api/graphql';
+const GRAPHQL_PATH = '/api/graphql';
 
 /** A GraphQL operation paw sends: a constant document, never a string built from input. */
 export interface GraphqlOperation<S extends z.ZodType> {

@@ -10,7 +10,7 @@ import type { GraphqlOperation } from './graphql-client.js';
 
 const roleSchema = z.looseObject({ id: z.string(), name: z.string().nullish() });
 
-export const serviceAccountSchema = z.looseObject({
+const serviceAccountSchema = z.looseObject({
   clientId: z.string().min(1),
   name: z.string(),
   description: z.string().nullish(),

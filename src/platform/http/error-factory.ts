@@ -91,7 +91,7 @@ function mayHaveTakenEffect(status: number): boolean {
 }
 
 /** Code and message of an error body, whichever of the platform's shapes it has. */
-export function readFailureBody(body: string): {
+function readFailureBody(body: string): {
   code: string | undefined;
   message: string | undefined;
 } {

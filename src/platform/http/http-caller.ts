@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Secret } from '../../config/secret.js';
 import type { Logger } from '../../log/logger.js';
 import { safelyNotify, type PlatformObserver } from '../platform-observer.js';
-import type { HttpMethod } from '../rest/default-routes.js';
+import type { HttpMethod } from '../../platform-defaults/default-routes.js';
 import { jitteredBackoff } from '../../time/backoff.js';
 import { errorFromResponse } from './error-factory.js';
 import type { HttpTransport, IncomingResponse } from './http-transport.js';
@@ -19,8 +19,7 @@ export interface BearerAuthorization {
   rejected(token: Secret): void;
 }
 
-export type RequestBody =
-  { readonly json: unknown } | { readonly form: Readonly<Record<string, string>> };
+type RequestBody = { readonly json: unknown } | { readonly form: Readonly<Record<string, string>> };
 
 export interface CallSpec<T> {
   /** REST operationId, GraphQL operation name or paw's name for the call (`clientToken`). */

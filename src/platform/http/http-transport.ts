@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'undici';
-import type { HttpMethod } from '../rest/default-routes.js';
+import type { HttpMethod } from '../../platform-defaults/default-routes.js';
 import { errorFromTransport } from './error-factory.js';
 
 export interface TransportTimeouts {

@@ -1,4 +1,4 @@
-import type { OnDemandSnapshot } from '../vocabulary/default-vocabulary.js';
+import type { OnDemandSnapshot } from '../../platform-defaults/default-vocabulary.js';
 
 /**
  * How paw follows a snapshot it triggered, on either interface. Nothing in it is a secret, so it

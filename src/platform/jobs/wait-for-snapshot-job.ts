@@ -4,7 +4,7 @@ import type { JobPhase } from '../vocabulary/vocabulary.js';
 import { hasEnded } from './job-status.js';
 import type { SnapshotJob } from './snapshot-job.js';
 
-export interface JobUpdate {
+interface JobUpdate {
   readonly job: SnapshotJob;
   readonly phase: JobPhase;
 }

@@ -1,6 +1,6 @@
 import { appendPath } from '../http/append-path.js';
 
-export const AUTHORIZE_PATH = '/oauth_authorize';
+const AUTHORIZE_PATH = '/oauth_authorize';
 
 export interface AuthorizationRequest {
   readonly baseUrl: URL;

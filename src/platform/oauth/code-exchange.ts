@@ -4,7 +4,7 @@ import { appendPath } from '../http/append-path.js';
 import type { HttpCaller } from '../http/http-caller.js';
 import { parseJsonBody } from '../http/parse-json-body.js';
 
-export const OAUTH_TOKEN_PATH = '/api/oauth/token';
+const OAUTH_TOKEN_PATH = '/api/oauth/token';
 
 const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),

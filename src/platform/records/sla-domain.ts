@@ -18,9 +18,6 @@ export interface SlaDomainCluster {
   readonly pauseStatus?: string | null | undefined;
 }
 
-/** Per-cluster pause state words (other values pass through). */
-export const PAUSE_STATUSES = ['NOT_PAUSED', 'PAUSED', 'UNKNOWN'] as const;
-
 export const SLA_FILTER_FIELDS = [
   'NAME',
   'NAME_EXACT_MATCH',

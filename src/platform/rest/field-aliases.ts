@@ -4,7 +4,7 @@ import {
   DEFAULT_FIELD_ALIASES,
   REST_RECORD_KINDS,
   type RestRecordKind,
-} from './default-field-aliases.js';
+} from '../../platform-defaults/default-field-aliases.js';
 
 /** The user's aliases (`platform.fieldAliases`): record kind → paw's field → path(s). */
 export type FieldAliasSettings = Readonly<

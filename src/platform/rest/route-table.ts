@@ -7,7 +7,7 @@ import {
   pathParameters,
   type HttpMethod,
   type RestOperationId,
-} from './default-routes.js';
+} from '../../platform-defaults/default-routes.js';
 
 export type QueryValue = string | number | boolean | undefined;
 

@@ -9,7 +9,7 @@ import {
   type OnDemandSnapshot,
   type WorkloadKindWords,
   type WorkloadTypePlace,
-} from './default-vocabulary.js';
+} from '../../platform-defaults/default-vocabulary.js';
 
 /** Where a job stands; `unrecognised` is a word paw does not know (reported with the word). */
 export type JobPhase = KnownJobPhase | 'unrecognised';
@@ -24,7 +24,7 @@ export interface VocabularyAdditions {
 }
 
 /** How paw compares platform words: ignoring case, `_`, `-`, `.` and spaces. */
-export function normalizeWord(word: string): string {
+function normalizeWord(word: string): string {
   return word.toLowerCase().replace(/[\s_.-]+/g, '');
 }
 

@@ -7,19 +7,19 @@ import type {
   KindProcessor,
   KindProcessorFactory,
   WorkerDependencies,
-} from '../../worker/kind-processor.js';
+} from '../../processing/kind-processor.js';
 import {
   failureCode,
   failureMessage,
   isPermanentFailure,
   toJobError,
-} from '../../worker/job-failure.js';
+} from '../../processing/job-failure.js';
 import { readJournal } from './rotation-journal.js';
 import { ROTATION_LEASE, RotationKeys } from './rotation-keys.js';
 import { SecretRotation } from './secret-rotation.js';
 
 /** The item key of a run's rotation (one per run). */
-export const ROTATION_ITEM_KEY = 'rotate';
+const ROTATION_ITEM_KEY = 'rotate';
 
 /**
  * The `rotate-secret` kind: rotates a service account's secret and delivers it to the sink,

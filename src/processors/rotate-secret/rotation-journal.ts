@@ -12,7 +12,7 @@ import { writeFileAtomically } from '../../platform/auth/credentials-file.js';
  *   crash): the sink may hold a secret that no longer works;
  * - `sink-written`: the new secret is in the sink; what is left is checking it and cleaning up.
  */
-export type RotationPhase = 'rotating' | 'sink-written';
+type RotationPhase = 'rotating' | 'sink-written';
 
 /**
  * The rotation journal: a file beside the sink (`.<sink name>.rotation`, mode 0600, written

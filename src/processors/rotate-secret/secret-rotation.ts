@@ -9,7 +9,7 @@ import {
   ProtocolError,
   isPlatformError,
 } from '../../platform/http/platform-errors.js';
-import type { WorkerDependencies } from '../../worker/kind-processor.js';
+import type { WorkerDependencies } from '../../processing/kind-processor.js';
 import { isPawsOwnAccount } from './own-account.js';
 import type { RotationKeys } from './rotation-keys.js';
 import {
@@ -43,7 +43,7 @@ export interface RotationRequest {
  * The secret was rotated but is not yet stored and proven. Always retryable: the journal stays,
  * and the next attempt (or a worker starting up) finds the sink and repairs it.
  */
-export class RotationIncompleteError extends Error {
+class RotationIncompleteError extends Error {
   override readonly name = 'RotationIncompleteError';
   constructor(clientId: string, sink: string, cause: unknown) {
     super(

@@ -25,7 +25,7 @@ export const resumeJobDataSchema = z.strictObject({
 export type ResumeJobData = z.output<typeof resumeJobDataSchema>;
 
 /** The resume job's id: one per run, so enqueueing it again (a retried pause) adds nothing. */
-export function resumeJobId(runId: string): string {
+function resumeJobId(runId: string): string {
   return itemJobId(runId, RESUME_JOB_NAME);
 }
 

@@ -122,7 +122,7 @@ return 1
 /** Who paused an SLA Domain on a cluster, as far as paw knows. */
 export type PauseOwner = 'paw' | 'other';
 
-export type AcquireDecision = 'window-over' | 'held' | 'joined' | 'created' | 'unknown';
+type AcquireDecision = 'window-over' | 'held' | 'joined' | 'created' | 'unknown';
 
 export interface Acquired {
   readonly decision: AcquireDecision;
@@ -132,7 +132,7 @@ export interface Acquired {
   readonly otherHolders: number;
 }
 
-export type ReleaseResult = 'not-held' | 'still-held' | 'resume' | 'left-alone';
+type ReleaseResult = 'not-held' | 'still-held' | 'resume' | 'left-alone';
 
 export interface Released {
   readonly result: ReleaseResult;

@@ -1,8 +1,8 @@
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
 import { RUN_JOB_NAME, isRunOf, parseRunJobData } from '../../queue/run-job.js';
-import type { KindProcessor, KindProcessorFactory } from '../../worker/kind-processor.js';
-import { failureMessage, toJobError } from '../../worker/job-failure.js';
+import type { KindProcessor, KindProcessorFactory } from '../../processing/kind-processor.js';
+import { failureMessage, toJobError } from '../../processing/job-failure.js';
 import { RESUME_JOB_NAME, resumeJobDataSchema } from './resume-job.js';
 import { SlaHolds } from './sla-holds.js';
 import { WindowClosing } from './window-closing.js';

@@ -1,8 +1,8 @@
 import { NotFoundError } from '../../platform/http/platform-errors.js';
 import type { SlaDomain } from '../../platform/records/sla-domain.js';
 import { withLease } from '../../redis/redis-lease.js';
-import type { WorkerDependencies } from '../../worker/kind-processor.js';
-import { failureCode, failureMessage, isPermanentFailure } from '../../worker/job-failure.js';
+import type { WorkerDependencies } from '../../processing/kind-processor.js';
+import { failureCode, failureMessage, isPermanentFailure } from '../../processing/job-failure.js';
 import type { ResumeJobData } from './resume-job.js';
 import type { Released, RunHold, SlaHolds } from './sla-holds.js';
 import { recordUnlessFinal, targetFields, windowItemKey } from './window-items.js';

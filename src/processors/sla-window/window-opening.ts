@@ -1,8 +1,8 @@
 import type { RunJobDataOf } from '../../queue/run-job.js';
 import { withLease } from '../../redis/redis-lease.js';
 import { parseDuration } from '../../time/duration.js';
-import type { WorkerDependencies } from '../../worker/kind-processor.js';
-import { failureCode, failureMessage, isPermanentFailure } from '../../worker/job-failure.js';
+import type { WorkerDependencies } from '../../processing/kind-processor.js';
+import { failureCode, failureMessage, isPermanentFailure } from '../../processing/job-failure.js';
 import { enqueueResume } from './resume-job.js';
 import type { Acquired, SlaHolds } from './sla-holds.js';
 import { recordUnlessFinal, targetFields, windowItemKey } from './window-items.js';
@@ -16,7 +16,7 @@ import {
 } from './window-target.js';
 
 /** The item recorded when a run starts only after its window has ended. */
-export const WINDOW_ITEM_KEY = 'window/pause';
+const WINDOW_ITEM_KEY = 'window/pause';
 
 /**
  * The start of a maintenance window (the `run` job of an `sla-window` run):

@@ -1,6 +1,6 @@
 import type { ItemRecord } from '../../outcomes/outcome-records.js';
 import type { SnapshotTracking } from '../../platform/jobs/snapshot-tracking.js';
-import type { OnDemandSnapshot } from '../../platform/vocabulary/default-vocabulary.js';
+import type { OnDemandSnapshot } from '../../platform-defaults/default-vocabulary.js';
 
 /**
  * Facts kept in a snapshot item's `details` (scalars only), rewritten whole on every update.

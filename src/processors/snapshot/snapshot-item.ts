@@ -13,11 +13,11 @@ import { nextPollDelay } from '../../platform/jobs/poll-delay.js';
 import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
 import { trackedId, type SnapshotTracking } from '../../platform/jobs/snapshot-tracking.js';
 import type { Workload } from '../../platform/records/workload.js';
-import { failureFacts, isTransientFailure } from '../../worker/job-failure.js';
-import type { WorkerDependencies } from '../../worker/kind-processor.js';
-import { recordItemAndMaybeFinish } from '../../worker/record-item.js';
-import { RetryLaterError } from '../../worker/retry-later-error.js';
-import { continueStepAt, isLastAttempt } from '../../worker/step-job.js';
+import { failureFacts, isTransientFailure } from '../../processing/job-failure.js';
+import type { WorkerDependencies } from '../../processing/kind-processor.js';
+import { recordItemAndMaybeFinish } from '../../processing/record-item.js';
+import { RetryLaterError } from '../../processing/retry-later-error.js';
+import { continueStepAt, isLastAttempt } from '../../processing/step-job.js';
 import {
   detailsOf,
   scalarDetails,

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { RUN_JOB_NAME } from '../../queue/run-job.js';
-import type { KindProcessor, WorkerDependencies } from '../../worker/kind-processor.js';
+import type { KindProcessor, WorkerDependencies } from '../../processing/kind-processor.js';
 import { SNAPSHOT_ITEM_JOB_NAME } from './snapshot-item-job.js';
 import { SnapshotItemJob } from './snapshot-item.js';
 import { SnapshotRunJob } from './snapshot-run.js';

@@ -6,7 +6,7 @@ import { buildSchema, type GraphQLSchema } from 'graphql';
  * service" of the spec is its `roles`), and the operations of paw's jobs (docs/platform-model.md,
  * "GraphQL: the operations of paw's jobs").
  */
-export const SCHEMA_SDL = /* GraphQL */ `
+const SCHEMA_SDL = /* GraphQL */ `
   "A 64-bit integer."
   scalar Long
   "An ISO 8601 UTC timestamp."

@@ -13,7 +13,7 @@ import { startSimulator, type SimulatorHandle } from '../../../src/simulator/sim
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 
-export interface ClientOptions {
+interface ClientOptions {
   /** PAW_* variables on top of PAW_CREDENTIALS_FILE (pass `PAW_CREDENTIALS_FILE: ''` to drop it). */
   readonly env?: Readonly<Record<string, string>>;
   /** config/paw.yaml content. */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface TinyRequest {
+interface TinyRequest {
   readonly method: string;
   readonly url: URL;
   readonly headers: IncomingMessage['headers'];

@@ -21,7 +21,7 @@ import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import type {
   KindProcessorFactory,
   WorkerDependencies,
-} from '../../../src/worker/kind-processor.js';
+} from '../../../src/processing/kind-processor.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../../support/redis-connection.js';
 

@@ -124,8 +124,6 @@ export const DEFAULT_WORKLOAD_KINDS = {
   },
 } as const satisfies Record<string, WorkloadKindWords>;
 
-export type KnownWorkloadKind = keyof typeof DEFAULT_WORKLOAD_KINDS;
-
 /**
  * Where a job (or an activity) stands. `unrecognised` is a word paw has never seen: it is
  * reported as such, with the word, never guessed to be a success or a failure.

@@ -55,11 +55,6 @@ export function parseCron(expression: string): CronFields {
   };
 }
 
-/** Whether the expression has a seconds field (six fields rather than five). */
-export function hasSecondsField(expression: string): boolean {
-  return expression.trim().split(/\s+/).length === 6;
-}
-
 function sortedNumbers(values: readonly number[]): number[] {
   return [...new Set(values)].sort((a, b) => a - b);
 }

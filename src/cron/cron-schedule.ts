@@ -8,7 +8,7 @@ const DAY_MS = 86_400_000;
 const MAX_OFFSET_AHEAD_MS = 14 * HOUR_MS;
 const MAX_OFFSET_BEHIND_MS = 12 * HOUR_MS;
 /** How far ahead to look for a fire before deciding there is none (as node-cron does). */
-export const FIRE_HORIZON_DAYS = 366 * 100;
+const FIRE_HORIZON_DAYS = 366 * 100;
 
 /** `timeZone` is not an IANA zone `Intl` knows. */
 export class UnknownTimeZoneError extends Error {

@@ -47,8 +47,7 @@ export function pathParameters(path: string): string[] {
 }
 
 /** A value paw can put into a route's path. */
-export const ROUTE_PLACEHOLDERS = ['workloadId', 'jobId', 'slaDomainId', 'clusterId'] as const;
-export type RoutePlaceholder = (typeof ROUTE_PLACEHOLDERS)[number];
+export type RoutePlaceholder = 'workloadId' | 'jobId' | 'slaDomainId' | 'clusterId';
 
 /**
  * The placeholders paw can fill for each operation: a route override may use any of them, and
