@@ -1,5 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { ZodError } from 'zod';
+import { PermanentError } from '../errors/permanent-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { isRetryable } from '../platform/http/is-retryable.js';
 import { isPlatformError } from '../platform/http/platform-errors.js';
@@ -10,7 +11,7 @@ import { isPlatformError } from '../platform/http/platform-errors.js';
  * and anything unknown are retried by the queue with backoff.
  */
 export function isPermanentFailure(error: unknown): boolean {
-  if (error instanceof UnrecoverableError) return true;
+  if (error instanceof UnrecoverableError || error instanceof PermanentError) return true;
   if (
     isPlatformError(error) &&
     error.kind === 'authentication' &&
@@ -43,6 +44,7 @@ export function failureFacts(error: unknown): FailureFacts {
 
 /** A short machine-readable code for an outcome record. */
 export function failureCode(error: unknown): string {
+  if (error instanceof PermanentError) return error.code;
   if (isPlatformError(error)) return error.code ?? error.kind.toUpperCase();
   if (error instanceof UsageError) return 'CONFIGURATION';
   if (error instanceof ZodError) return 'INVALID_JOB_DATA';

@@ -20,7 +20,26 @@ export async function continueStepAt(
   throw new DelayedError();
 }
 
+/**
+ * How long a step job interrupted by shutdown waits before another worker takes it up: long
+ * enough for this process to let go of it, short enough that nobody notices.
+ */
+const RESUME_AFTER_SHUTDOWN_MS = 1_000;
+
+/**
+ * Ends this run of a step job because the worker is shutting down: the job comes back in a
+ * second, without using an attempt, and whatever it was doing is reconciled from its record.
+ */
+export function continueAfterShutdown(job: Job, token: string | undefined): Promise<never> {
+  return continueStepAt(job, token, Date.now() + RESUME_AFTER_SHUTDOWN_MS);
+}
+
+/** Which attempt this run of `job` is, from 1 (BullMQ counts the failed ones before it). */
+export function attemptNumber(job: Job): number {
+  return job.attemptsMade + 1;
+}
+
 /** Whether this run of `job` is its last attempt: a failure now fails it for good. */
 export function isLastAttempt(job: Job): boolean {
-  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  return attemptNumber(job) >= (job.opts.attempts ?? 1);
 }

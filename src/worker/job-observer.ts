@@ -7,6 +7,7 @@ import {
   type Job,
 } from 'bullmq';
 import type { JobKind } from '../definitions/job-definition.js';
+import { isLastAttempt } from '../processing/step-job.js';
 
 /**
  * How one call of a processor ended:
@@ -77,6 +78,5 @@ function resultOfError(job: Job, error: unknown): JobResult {
     return 'waiting';
   }
   if (error instanceof UnrecoverableError) return 'failed';
-  // attemptsMade counts the attempts that failed before this one.
-  return job.attemptsMade + 1 < (job.opts.attempts ?? 1) ? 'retrying' : 'failed';
+  return isLastAttempt(job) ? 'failed' : 'retrying';
 }

@@ -97,7 +97,7 @@ describe('worker shutdown (SIGTERM)', () => {
       signal: null,
     });
     expect(aborted.stderr).toMatch(/grace period over: aborting active jobs/);
-    expect(aborted.stderr).toMatch(/shutting down during a trigger/);
+    expect(aborted.stderr).toMatch(/shutting down while triggering the snapshot/);
     expect(await snapshotQueue().getJobCounts('active', 'failed')).toEqual({
       active: 0,
       failed: 0,

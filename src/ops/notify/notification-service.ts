@@ -14,6 +14,7 @@ import {
 } from './notification-queue.js';
 import { RunNotifier } from './run-notifier.js';
 import { WebhookDeliveryError, WebhookSender } from './webhook-sender.js';
+import { attemptNumber, isLastAttempt } from '../../processing/step-job.js';
 
 export interface NotificationServiceOptions {
   readonly settings: Settings;
@@ -83,11 +84,11 @@ export async function startNotificationService(
         return result;
       } catch (error) {
         const permanent = error instanceof WebhookDeliveryError && error.permanent;
-        const last = permanent || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        const last = permanent || isLastAttempt(job);
         report(last ? 'gave-up' : 'failed');
         const message = error instanceof Error ? error.message : String(error);
         logger.warn(
-          { runId: job.data.runId, attempt: job.attemptsMade + 1, err: { message } },
+          { runId: job.data.runId, attempt: attemptNumber(job), err: { message } },
           last ? 'giving up on a run summary' : 'could not send a run summary; will retry',
         );
         // Only paw's own messages (which name the webhook's host at most) reach BullMQ's record.

@@ -17,6 +17,7 @@ import {
 import { readJournal } from './rotation-journal.js';
 import { ROTATION_LEASE, RotationKeys } from './rotation-keys.js';
 import { SecretRotation } from './secret-rotation.js';
+import { attemptNumber, isLastAttempt } from '../../processing/step-job.js';
 
 /** The item key of a run's rotation (one per run). */
 const ROTATION_ITEM_KEY = 'rotate';
@@ -35,7 +36,7 @@ export const createRotateSecretProcessor: KindProcessorFactory = (dependencies) 
   const processor: KindProcessor = {
     kind: 'rotate-secret',
     async process(job: Job, _token: string | undefined, signal?: AbortSignal) {
-      const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const finalAttempt = isLastAttempt(job);
       try {
         if (job.name !== RUN_JOB_NAME) {
           throw new UnrecoverableError(`the rotate-secret queue has no job named ${job.name}`);
@@ -44,7 +45,7 @@ export const createRotateSecretProcessor: KindProcessorFactory = (dependencies) 
         if (!isRunOf(data, 'rotate-secret')) {
           throw new UnrecoverableError(`a ${data.kind} run reached the rotate-secret queue`);
         }
-        await runRotation(dependencies, keys, rotation, data, job.attemptsMade + 1, {
+        await runRotation(dependencies, keys, rotation, data, attemptNumber(job), {
           signal,
           finalAttempt,
         });
@@ -52,7 +53,7 @@ export const createRotateSecretProcessor: KindProcessorFactory = (dependencies) 
         dependencies.logger.warn(
           {
             jobId: job.id,
-            attempt: job.attemptsMade + 1,
+            attempt: attemptNumber(job),
             finalAttempt,
             err: failureMessage(error),
           },

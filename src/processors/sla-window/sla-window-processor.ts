@@ -8,6 +8,7 @@ import { SlaHolds } from './sla-holds.js';
 import { WindowClosing } from './window-closing.js';
 import { WindowKeys } from './window-keys.js';
 import { WindowOpening } from './window-opening.js';
+import { attemptNumber, isLastAttempt } from '../../processing/step-job.js';
 
 /**
  * The `sla-window` kind: a `run` job opens the window (pauses), and the delayed `resume` job it
@@ -23,7 +24,7 @@ export const createSlaWindowProcessor: KindProcessorFactory = (dependencies) => 
     kind: 'sla-window',
     async process(job: Job, _token: string | undefined, signal?: AbortSignal) {
       const logger = dependencies.logger.child({ jobId: job.id, job: job.name });
-      const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const finalAttempt = isLastAttempt(job);
       try {
         if (job.name === RUN_JOB_NAME) {
           const data = parseRunJobData(job.data);
@@ -38,7 +39,7 @@ export const createSlaWindowProcessor: KindProcessorFactory = (dependencies) => 
         }
       } catch (error) {
         logger.warn(
-          { attempt: job.attemptsMade + 1, finalAttempt, err: failureMessage(error) },
+          { attempt: attemptNumber(job), finalAttempt, err: failureMessage(error) },
           'sla-window job failed',
         );
         throw toJobError(error);

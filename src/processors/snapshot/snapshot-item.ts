@@ -16,8 +16,8 @@ import type { Workload } from '../../platform/records/workload.js';
 import { failureFacts, isTransientFailure } from '../../processing/job-failure.js';
 import type { WorkerDependencies } from '../../processing/kind-processor.js';
 import { recordItemAndMaybeFinish } from '../../processing/record-item.js';
-import { RetryLaterError } from '../../processing/retry-later-error.js';
-import { continueStepAt, isLastAttempt } from '../../processing/step-job.js';
+import { retryError, settleFailure } from '../../processing/settle-failure.js';
+import { attemptNumber, continueAfterShutdown, continueStepAt } from '../../processing/step-job.js';
 import {
   detailsOf,
   scalarDetails,
@@ -29,11 +29,6 @@ import {
 import { endOf } from './job-end.js';
 import { snapshotItemDataSchema, type SnapshotItemData } from './snapshot-item-job.js';
 import { findEarlierTrigger } from './trigger-reconciliation.js';
-
-/** Pause before a job interrupted by shutdown is taken up again. */
-const RESUME_AFTER_SHUTDOWN_MS = 1_000;
-/** The queue waits at least this long before retrying a trigger the platform rate-limited. */
-const RATE_LIMITED_RETRY_MS = 5_000;
 
 type Context = {
   readonly job: Job;
@@ -83,7 +78,7 @@ export class SnapshotItemJob {
         runId: data.runId,
         jobId: job.id,
         target: data.workloadId,
-        attempt: job.attemptsMade + 1,
+        attempt: attemptNumber(job),
       }),
     };
     try {
@@ -213,7 +208,7 @@ export class SnapshotItemJob {
     // id knows a snapshot may exist and looks for it instead of triggering blindly.
     await outcomes.recordItem(data.runId, data.workloadId, {
       status: 'running',
-      attempts: job.attemptsMade + 1,
+      attempts: attemptNumber(job),
       startedAt: item?.startedAt ?? attemptAt,
       details: scalarDetails(intent),
     });
@@ -259,12 +254,7 @@ export class SnapshotItemJob {
   ): Promise<unknown> {
     const { data, logger } = context;
     const { outcomes } = this.dependencies;
-    if (context.signal?.aborted === true) {
-      // The request may or may not have left: the intent stays, and the retry reconciles.
-      logger.info('shutting down during a trigger: the job resumes later and reconciles first');
-      return continueStepAt(context.job, context.token, Date.now() + RESUME_AFTER_SHUTDOWN_MS);
-    }
-    if (error instanceof UnsupportedWorkloadTypeError) {
+    if (error instanceof UnsupportedWorkloadTypeError && context.signal?.aborted !== true) {
       await recordItemAndMaybeFinish(outcomes, data.runId, data.workloadId, {
         status: 'skipped',
         reason: error.platformMessage,
@@ -273,36 +263,39 @@ export class SnapshotItemJob {
       });
       return { status: 'skipped' };
     }
-    const facts = failureFacts(error);
     const provablyNothing = isPlatformError(error) && !error.mayHaveTakenEffect;
-    // A trigger that provably did nothing leaves no intent to reconcile.
+    // A trigger that provably did nothing leaves no intent to reconcile. On shutdown the request
+    // may or may not have left: the intent stays, and the next run reconciles.
     const details = provablyNothing ? withoutPendingAttempt(intent) : intent;
-    const retryable = isTransientFailure(error);
-    if (!retryable || isLastAttempt(context.job)) {
-      const maybe =
-        !provablyNothing && retryable
-          ? ' (the trigger may have reached the platform: check the workload\u2019s activity)'
-          : '';
-      await recordItemAndMaybeFinish(outcomes, data.runId, data.workloadId, {
-        status: 'failed',
-        ...facts,
-        errorMessage: facts.errorMessage + maybe,
-        finishedAt: new Date(),
-        details: scalarDetails(details),
-      });
-      logger.error({ ...facts, retryable }, 'snapshot trigger failed');
-      throw new UnrecoverableError(facts.errorMessage);
-    }
-    await outcomes.recordItem(data.runId, data.workloadId, {
-      status: 'running',
-      ...facts,
-      details: scalarDetails(details),
+    return settleFailure({
+      ...this.failedStep(context, error),
+      doing: 'triggering the snapshot',
+      recordFailed: async (facts, retryable) => {
+        const maybe =
+          !provablyNothing && retryable
+            ? ' (the trigger may have reached the platform: check the workload\u2019s activity)'
+            : '';
+        await recordItemAndMaybeFinish(outcomes, data.runId, data.workloadId, {
+          status: 'failed',
+          ...facts,
+          errorMessage: facts.errorMessage + maybe,
+          finishedAt: new Date(),
+          details: scalarDetails(details),
+        });
+      },
+      retry: async (facts) => {
+        await outcomes.recordItem(data.runId, data.workloadId, {
+          status: 'running',
+          ...facts,
+          details: scalarDetails(details),
+        });
+        logger.warn(
+          { ...facts, mayHaveTakenEffect: !provablyNothing },
+          'snapshot trigger failed; retrying',
+        );
+        throw retryError(error);
+      },
     });
-    logger.warn(
-      { ...facts, mayHaveTakenEffect: !provablyNothing },
-      'snapshot trigger failed; retrying',
-    );
-    throw retryLater(error);
   }
 
   /** Reads the snapshot's status once, then records its end or waits (delayed) for the next read. */
@@ -417,9 +410,7 @@ export class SnapshotItemJob {
     details: ItemDetails,
   ): Promise<unknown> {
     const { data, logger } = context;
-    if (context.signal?.aborted === true) {
-      return continueStepAt(context.job, context.token, Date.now() + RESUME_AFTER_SHUTDOWN_MS);
-    }
+    if (context.signal?.aborted === true) return continueAfterShutdown(context.job, context.token);
     const facts = failureFacts(error);
     const now = Date.now();
     const deadline = triggeredAtOf(details, now) + data.maxWaitMs;
@@ -444,7 +435,7 @@ export class SnapshotItemJob {
     // Transient: the next read waits with backoff, as a step (it holds no slot, uses no attempt).
     const failures = (details.readFailures ?? 0) + 1;
     const delay = Math.min(
-      backoffDelay(failures, this.dependencies.settings.queues.backoff, retryLater(error)),
+      backoffDelay(failures, this.dependencies.settings.queues.backoff, retryError(error)),
       Math.max(0, deadline - now),
     );
     await this.dependencies.outcomes.recordItem(data.runId, data.workloadId, {
@@ -459,28 +450,35 @@ export class SnapshotItemJob {
   }
 
   /** Shutdown, or a transient failure the queue retries; the last attempt records the failure. */
-  private async failTransiently(context: Context, error: unknown, doing: string): Promise<never> {
-    if (context.signal?.aborted === true) {
-      return continueStepAt(context.job, context.token, Date.now() + RESUME_AFTER_SHUTDOWN_MS);
-    }
-    const facts = failureFacts(error);
-    const retryable = isTransientFailure(error);
-    if (!retryable || isLastAttempt(context.job)) {
-      await recordItemAndMaybeFinish(
-        this.dependencies.outcomes,
-        context.data.runId,
-        context.data.workloadId,
-        {
-          status: 'failed',
-          ...facts,
-          errorMessage: `${doing}: ${facts.errorMessage}`,
-          finishedAt: new Date(),
-        },
-      );
-      throw new UnrecoverableError(facts.errorMessage);
-    }
-    context.logger.warn({ ...facts }, `${doing} failed; retrying`);
-    throw retryLater(error);
+  private failTransiently(context: Context, error: unknown, doing: string): Promise<never> {
+    return settleFailure({
+      ...this.failedStep(context, error),
+      doing,
+      recordFailed: async (facts) => {
+        await recordItemAndMaybeFinish(
+          this.dependencies.outcomes,
+          context.data.runId,
+          context.data.workloadId,
+          {
+            status: 'failed',
+            ...facts,
+            errorMessage: `${doing}: ${facts.errorMessage}`,
+            finishedAt: new Date(),
+          },
+        );
+      },
+    });
+  }
+
+  /** The parts of a failed step that every failure path passes on. */
+  private failedStep(context: Context, error: unknown) {
+    return {
+      job: context.job,
+      token: context.token,
+      signal: context.signal,
+      error,
+      logger: context.logger,
+    };
   }
 
   /** The workload as the run recorded it at fan-out (the item is the record of it). */
@@ -503,12 +501,4 @@ export class SnapshotItemJob {
 function triggeredAtOf(details: ItemDetails, fallback: number): number {
   const at = Date.parse(details.triggeredAt ?? '');
   return Number.isFinite(at) ? at : fallback;
-}
-
-/** A transient error for the queue; a 429 asks it to wait a little longer than usual. */
-function retryLater(error: unknown): Error {
-  if (isPlatformError(error) && error.kind === 'rate_limited') {
-    return new RetryLaterError(error.message, RATE_LIMITED_RETRY_MS, { cause: error });
-  }
-  return error instanceof Error ? error : new Error(String(error));
 }

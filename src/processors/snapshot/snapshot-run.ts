@@ -7,13 +7,12 @@ import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemUpdate } from '../../outcomes/outcome-records.js';
 import { itemJobId } from '../../queue/run-id.js';
 import { isRunOf, parseRunJobData, type RunJobData } from '../../queue/run-job.js';
-import { failureFacts, isTransientFailure } from '../../processing/job-failure.js';
 import type { WorkerDependencies } from '../../processing/kind-processor.js';
-import { continueStepAt, isLastAttempt } from '../../processing/step-job.js';
+import { settleFailure } from '../../processing/settle-failure.js';
 import { resolveRetention, type ResolvedRetention } from './retention.js';
-import { RunConfigurationError } from './run-configuration-error.js';
 import { SNAPSHOT_ITEM_JOB_NAME, type SnapshotItemData } from './snapshot-item-job.js';
 import { resolveTargets } from './targets.js';
+import { attemptNumber } from '../../processing/step-job.js';
 
 /**
  * Written into the run job's data (beside the scheduler's run data) once every item is
@@ -24,9 +23,6 @@ const fanOutSchema = z.strictObject({ slaDomainId: z.string().nullable() });
 
 /** Items recorded, and item jobs added, this many at a time. */
 const BATCH = 500;
-
-/** Pause before a run job interrupted by shutdown is taken up again. */
-const RESUME_AFTER_SHUTDOWN_MS = 1_000;
 
 /**
  * The `run` job of a snapshot definition: resolves the retention SLA Domain and the target
@@ -58,7 +54,7 @@ export class SnapshotRunJob {
       kind: 'snapshot',
       runId: data.runId,
       jobId: job.id,
-      attempt: job.attemptsMade + 1,
+      attempt: attemptNumber(job),
     });
 
     const started = await outcomes.startRun(data.runId);
@@ -203,7 +199,7 @@ export class SnapshotRunJob {
    * attempt of a transient one) finishes the run as failed with the reason; a transient one is
    * retried by the queue.
    */
-  private async fail(
+  private fail(
     job: Job,
     token: string | undefined,
     runId: string,
@@ -211,24 +207,16 @@ export class SnapshotRunJob {
     logger: Logger,
     signal: AbortSignal | undefined,
   ): Promise<never> {
-    if (signal?.aborted === true) {
-      logger.info('shutting down: the run job resumes later');
-      return continueStepAt(job, token, Date.now() + RESUME_AFTER_SHUTDOWN_MS);
-    }
-    const permanent =
-      error instanceof RunConfigurationError ||
-      error instanceof z.ZodError ||
-      !isTransientFailure(error);
-    const facts =
-      error instanceof RunConfigurationError
-        ? { errorCode: error.code, errorMessage: error.message }
-        : failureFacts(error);
-    if (permanent || isLastAttempt(job)) {
-      await this.dependencies.outcomes.finishRun(runId, { status: 'failed', ...facts });
-      logger.error({ ...facts, permanent }, 'snapshot run failed');
-      throw new UnrecoverableError(facts.errorMessage);
-    }
-    logger.warn({ ...facts }, 'snapshot run failed for now; it will be retried');
-    throw error;
+    return settleFailure({
+      job,
+      token,
+      signal,
+      error,
+      logger,
+      doing: 'the snapshot run',
+      recordFailed: async (facts) => {
+        await this.dependencies.outcomes.finishRun(runId, { status: 'failed', ...facts });
+      },
+    });
   }
 }
