@@ -22,6 +22,7 @@ import { startWorkerService } from '../../../src/worker/worker-service.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 import { PawProcess } from '../../support/paw-process.js';
 import { redisContents } from '../../support/redis-contents.js';
+import { createRedisConnection } from '../../../src/queue/redis-connection.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../../support/redis-connection.js';
 
 /**
@@ -82,6 +83,8 @@ export interface WorkerTestKit {
 export async function startWorkerTestKit(
   options: SimulatorOptionsInput = {},
   label = 'worker',
+  /** Another Redis than the shared test one (a `redis+sentinel://` URL too); paw connects its way. */
+  redisUrl = testRedisUrl(),
 ): Promise<WorkerTestKit> {
   const sim = await startSimulator({
     workloads: 40,
@@ -97,8 +100,9 @@ export async function startWorkerTestKit(
   await writeFile(join(dir, 'config', 'paw.yaml'), FAST_SETTINGS);
   await mkdir(join(dir, 'jobs'));
   const prefix = uniquePrefix(label);
-  const redis = connectTestRedis();
-  const base = settingsFor(testRedisUrl(), prefix, credentialsFile);
+  const base = settingsFor(redisUrl, prefix, credentialsFile);
+  const redis =
+    redisUrl === testRedisUrl() ? connectTestRedis() : createRedisConnection(base.redis, 'worker');
   const queues = new RunQueues(redis, base);
   const outcomes = new OutcomeStore(redis, prefix);
   const queries = new OutcomeQueries(redis, prefix);
@@ -107,7 +111,7 @@ export async function startWorkerTestKit(
   const inProcess: InProcessWorker[] = [];
 
   const settings = (overrides: Record<string, unknown> = {}): Settings =>
-    settingsFor(testRedisUrl(), prefix, credentialsFile, overrides);
+    settingsFor(redisUrl, prefix, credentialsFile, overrides);
 
   return {
     sim,
@@ -119,7 +123,7 @@ export async function startWorkerTestKit(
     queues,
     settings,
     env: (extra = {}) => ({
-      PAW_REDIS_URL: testRedisUrl(),
+      PAW_REDIS_URL: redisUrl,
       PAW_REDIS_PREFIX: prefix,
       PAW_CREDENTIALS_FILE: credentialsFile,
       PAW_JOBS_DIR: join(dir, 'jobs'),
@@ -162,7 +166,7 @@ export async function startWorkerTestKit(
       const child = new PawProcess(args, {
         cwd: dir,
         env: {
-          PAW_REDIS_URL: testRedisUrl(),
+          PAW_REDIS_URL: redisUrl,
           PAW_REDIS_PREFIX: prefix,
           PAW_CREDENTIALS_FILE: credentialsFile,
           PAW_JOBS_DIR: join(dir, 'jobs'),
