@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
+import { Service } from 'kubernetes-models/v1/Service';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { checkDefinitions } from '../../src/definitions/load-definitions.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Each kind the manifests use, with the model that validates it against its schema. */
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'apps/v1/Deployment': Deployment,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Namespace': Namespace,
+  'v1/PersistentVolumeClaim': PersistentVolumeClaim,
+  'v1/Service': Service,
+  'keda.sh/v1alpha1/ScaledObject': ScaledObject,
+};
+
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+  spec?: Record<string, unknown>;
+  data?: Record<string, string>;
+}
+
+interface Container {
+  args: string[];
+  env: { name: string; value: string }[];
+  securityContext: Record<string, unknown>;
+  livenessProbe: { httpGet: { path: string } };
+  readinessProbe: { httpGet: { path: string } };
+  resources: { requests: Record<string, string> };
+  volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[];
+}
+
+interface PodSpec {
+  securityContext: Record<string, unknown>;
+  containers: Container[];
+  volumes: { name: string; secret?: { secretName: string } }[];
+}
+
+/** kustomize renders offline; kubernetes-models validates against the Kubernetes schemas. */
+describe('Kubernetes manifests (deploy/kubernetes)', () => {
+  it('render with kubectl kustomize and validate against the schemas of their kinds', async () => {
+    const { stdout } = await run('kubectl', ['kustomize', 'deploy/kubernetes'], { cwd: ROOT });
+    const manifests = parseAllDocuments(stdout).map((document) => document.toJS() as Manifest);
+    expect(manifests.map((manifest) => manifest.kind).sort()).toEqual([
+      'ConfigMap',
+      'ConfigMap',
+      'Deployment',
+      'Deployment',
+      'Deployment',
+      'Namespace',
+      'PersistentVolumeClaim',
+      'PodDisruptionBudget',
+      'PodDisruptionBudget',
+      'ScaledObject',
+      'Service',
+      'Service',
+    ]);
+    for (const manifest of manifests) {
+      const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
+      expect(Model, `a schema for ${manifest.apiVersion} ${manifest.kind}`).toBeDefined();
+      if (Model === undefined) continue;
+      expect(
+        () => new Model(manifest as never).validate(),
+        `${manifest.kind} ${manifest.metadata.name}`,
+      ).not.toThrow();
+    }
+
+    const deployments = manifests.filter((manifest) => manifest.kind === 'Deployment');
+    for (const deployment of deployments) {
+      const name = deployment.metadata.name;
+      const pod = (deployment.spec as { template: { spec: PodSpec } }).template.spec;
+      expect(pod.securityContext, name).toMatchObject({ runAsNonRoot: true });
+      const [container] = pod.containers;
+      expect(container?.securityContext, name).toMatchObject({
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+      });
+      expect(container?.livenessProbe.httpGet.path).toBe('/healthz');
+      expect(container?.readinessProbe.httpGet.path).toBe('/readyz');
+      expect(container?.resources.requests).toMatchObject({ cpu: '50m', memory: '256Mi' });
+      // The ops server asks who you are, from a mounted Secret.
+      const tokenFile = container?.env.find((entry) => entry.name === 'PAW_OPS_TOKEN_FILE');
+      expect(tokenFile?.value, name).toBe('/run/secrets/paw-ops/tokens');
+      expect(pod.volumes.find((volume) => volume.name === 'ops-tokens')?.secret?.secretName).toBe(
+        'paw-ops-tokens',
+      );
+      // Platform credentials, where a process needs them, are read-only.
+      const credentials = container?.volumeMounts.find((mount) => mount.name === 'credentials');
+      if (name !== 'paw-scheduler') expect(credentials?.readOnly, name).toBe(true);
+      else expect(credentials).toBeUndefined();
+    }
+    // The rotation sinks are on a writable volume, in the rotation worker only.
+    const rotation = deployments.find((d) => d.metadata.name === 'paw-rotation-worker');
+    const rotationPod = (rotation?.spec as { template: { spec: PodSpec } }).template.spec;
+    expect(
+      rotationPod.containers[0]?.volumeMounts.find((mount) => mount.name === 'rotated-secrets'),
+    ).toMatchObject({ mountPath: '/var/lib/paw/secrets' });
+    expect(rotationPod.containers[0]?.args).toEqual(['worker', '--kinds', 'rotate-secret']);
+
+    const scaled = manifests.find((manifest) => manifest.kind === 'ScaledObject');
+    expect(scaled?.spec).toMatchObject({
+      scaleTargetRef: { name: 'paw-worker' },
+      triggers: [{ type: 'redis', metadata: { listName: 'paw:snapshot:wait' } }],
+    });
+    const settings = manifests.find((m) => m.metadata.name.startsWith('paw-settings'));
+    expect(settings?.data?.['PAW_REDIS_PREFIX']).toBe('paw');
+  });
+
+  it('ship job definitions that paw validate accepts', async () => {
+    const report = await checkDefinitions(`${ROOT}deploy/kubernetes/jobs`);
+    expect(report.problems).toEqual([]);
+    expect(report.definitions.length).toBeGreaterThan(0);
+  });
+});
