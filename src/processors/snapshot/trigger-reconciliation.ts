@@ -54,10 +54,19 @@ export async function findEarlierTrigger(
   request: ReconcileRequest,
 ): Promise<EarlierTrigger | undefined> {
   const { platform, workload, signal } = request;
-  const claimed = await idsOwnedByOtherItems(request);
+  const { owned, latestTriggerBefore } = await ownedByOtherItems(request);
+  // A trace nearer another run's trigger of this workload than to ours is that run's: activity
+  // without a job id cannot be matched by id, and the clock-skew allowance reaches back before
+  // our first attempt. Both triggers are times on paw's clocks; the border holds while the
+  // platform's clock is off by less than half the time between them (two runs of one workload
+  // seconds apart, with a platform clock that far off, remain ambiguous).
+  const border =
+    latestTriggerBefore === undefined
+      ? Number.NEGATIVE_INFINITY
+      : (latestTriggerBefore + request.since) / 2;
   const unclaimed = (
     await platform.api.workloads.findOnDemandActivity(workload, request.since, signal)
-  ).filter((evidence) => !claimed.has(idOf(evidence)));
+  ).filter((evidence) => !owned.has(idOf(evidence)) && Date.parse(evidence.time) >= border);
   const ranked = [
     ...unclaimed.filter((evidence) => evidence.kind === 'job'),
     ...unclaimed.filter((evidence) => evidence.kind === 'activity'),
@@ -98,9 +107,15 @@ function idOf(evidence: OnDemandEvidence): string {
   }
 }
 
-/** Job, activity and snapshot ids recorded by the workload's items in other runs. */
-async function idsOwnedByOtherItems(request: ReconcileRequest): Promise<Set<string>> {
+/**
+ * Job, activity and snapshot ids recorded by the workload's items in other runs, and the latest
+ * of their triggers before this item's first attempt (epoch ms).
+ */
+async function ownedByOtherItems(
+  request: ReconcileRequest,
+): Promise<{ owned: Set<string>; latestTriggerBefore: number | undefined }> {
   const owned = new Set<string>();
+  let latestTriggerBefore: number | undefined;
   let read = 0;
   for await (const item of request.queries.items({
     target: request.workload.id,
@@ -109,9 +124,17 @@ async function idsOwnedByOtherItems(request: ReconcileRequest): Promise<Set<stri
     if (++read > CLAIMED_ITEMS_READ) break;
     if (item.runId === request.runId && item.itemKey === request.workload.id) continue;
     if (item.platformJobId !== undefined) owned.add(item.platformJobId);
-    const { snapshotId, activityId } = detailsOf(item);
-    if (snapshotId !== undefined) owned.add(snapshotId);
-    if (activityId !== undefined) owned.add(activityId);
+    const details = detailsOf(item);
+    if (details.snapshotId !== undefined) owned.add(details.snapshotId);
+    if (details.activityId !== undefined) owned.add(details.activityId);
+    const triggered = Date.parse(details.triggeredAt ?? details.firstTriggerAttemptAt ?? '');
+    if (
+      Number.isFinite(triggered) &&
+      triggered < request.since &&
+      (latestTriggerBefore === undefined || triggered > latestTriggerBefore)
+    ) {
+      latestTriggerBefore = triggered;
+    }
   }
-  return owned;
+  return { owned, latestTriggerBefore };
 }

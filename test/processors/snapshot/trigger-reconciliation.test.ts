@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/log/logger.js';
+import {
+  createPlatformClient,
+  type PlatformClient,
+} from '../../../src/platform/platform-client.js';
+import { findEarlierTrigger } from '../../../src/processors/snapshot/trigger-reconciliation.js';
+import { waitFor } from '../../worker/support/wait-for.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../../worker/support/worker-test-kit.js';
+
+/**
+ * Reconciliation of an unanswered trigger on a platform whose activity names no job (as the
+ * real platform's does): a trace left by another run's trigger of the same workload, seconds
+ * earlier, is that run's, not ours; adopting it would leave this run's workload unsnapshotted.
+ */
+describe('findEarlierTrigger', () => {
+  let kit: WorkerTestKit;
+  let client: PlatformClient;
+
+  beforeAll(async () => {
+    kit = await startWorkerTestKit(
+      { workloads: 10, seed: 5, eventsWithoutJobIds: true, timeScale: 600 },
+      'reconcile',
+    );
+    client = await createPlatformClient({ settings: kit.settings(), logger: silentLogger() });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await kit?.close();
+  });
+
+  it("leaves another run's trace of the workload alone, and still finds its own", async () => {
+    const workloadId = kit.sim.fixtures().workloads.samples.vsphereVm ?? '';
+    const workload = await client.api.workloads.get(workloadId);
+    // Another run triggered this workload and recorded the answer (a job id, no activity id).
+    const earlier = await client.api.workloads.takeSnapshot(workload);
+    const earlierAt = Date.now();
+    await kit.outcomes.createRun({
+      runId: 'other@20261124T010000Z',
+      definitionId: 'other',
+      kind: 'snapshot',
+      fireTime: new Date(earlierAt - 1000),
+      trigger: 'manual',
+      status: 'queued',
+    });
+    await kit.outcomes.recordItem('other@20261124T010000Z', workloadId, {
+      status: 'running',
+      target: workloadId,
+      platformJobId: earlier.job.id,
+      details: { triggeredAt: new Date(earlierAt).toISOString() },
+    });
+    const request = {
+      platform: client,
+      queries: kit.queries,
+      logger: silentLogger(),
+      runId: 'ours@20261124T020000Z',
+      workload,
+      // Our first attempt, seconds later: within the clock-skew allowance of the other trace.
+      since: earlierAt + 4000,
+    };
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    expect(await findEarlierTrigger(request)).toBeUndefined();
+
+    // Our own trigger, whose answer was lost: found, through the activity (no job id in it).
+    await client.api.workloads.takeSnapshot(workload);
+    let found: Awaited<ReturnType<typeof findEarlierTrigger>>;
+    await waitFor('our own trace to show', async () => {
+      found = await findEarlierTrigger(request);
+      return found !== undefined;
+    });
+    expect(found).toMatchObject({ others: 0 });
+  });
+});
