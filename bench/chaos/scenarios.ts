@@ -44,4 +44,9 @@ export const SCENARIOS: readonly {
     slug: 'secret-leaks',
     load: async () => (await import('./scenario-7-secret-leaks.js')).scenario,
   },
+  {
+    id: 8,
+    slug: 'sentinel-failover',
+    load: async () => (await import('./scenario-8-sentinel-failover.js')).scenario,
+  },
 ];

@@ -65,6 +65,9 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('paw')
     .description('paw, the platform automation worker')
     .version(PAW_VERSION)
+    // A command's options are its own, even where a subcommand shares their names
+    // (`paw schedules --json` lists; `paw schedules pause <id> --json` pauses).
+    .enablePositionalOptions()
     .addHelpText(
       'after',
       '\nExit codes: 0 success, 1 platform or job failure, 2 bad usage or configuration.',

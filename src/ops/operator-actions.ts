@@ -8,7 +8,7 @@ const KEPT = 1000;
 export interface OperatorAction {
   readonly at: string;
   readonly user: string;
-  readonly via: OpsUser['via'];
+  readonly via: OpsUser['via'] | 'cli';
   readonly action: string;
   readonly target: string;
   /** `done`, or why it was refused. */

@@ -26,6 +26,7 @@ import { checkReadiness } from './health/readiness.js';
 import type { PawMetrics } from './metrics/paw-metrics.js';
 import { createNotifyQueue } from './notify/notification-queue.js';
 import { OpsAccess } from './auth/ops-access.js';
+import { SchedulePauses } from '../scheduler/schedule-pauses.js';
 import { OperatorActions } from './operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
 
@@ -162,6 +163,7 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   const sources = {
     queries,
     queues: watched,
+    pauses: new SchedulePauses(context.redis, settings.redis.prefix),
     ...(context.definitions === undefined ? {} : { definitions: context.definitions }),
   };
 

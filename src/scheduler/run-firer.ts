@@ -5,6 +5,7 @@ import type { OutcomeStatus, RunTrigger } from '../outcomes/outcome-status.js';
 import { formatDuration } from '../time/duration.js';
 import { runIdFor } from '../queue/run-id.js';
 import type { RunProducer } from '../queue/run-producer.js';
+import { describePause, type SchedulePauses } from './schedule-pauses.js';
 
 /** What a fire came to. */
 export interface FireResult {
@@ -14,10 +15,12 @@ export interface FireResult {
    * - `re-enqueued`: the run existed, still queued (its first handler died before or after
    *   adding the job): the job was added again, which BullMQ ignores if it exists;
    * - `skipped`: the previous run of the definition is still active (overlap `skip`);
+   * - `paused`: the definition's schedule is paused (`paw schedules pause`): recorded as a
+   *   skipped run naming the pause;
    * - `missed`: too late, even for the catch-up window;
    * - `exists`: another handler already did it.
    */
-  readonly result: 'enqueued' | 're-enqueued' | 'skipped' | 'missed' | 'exists';
+  readonly result: 'enqueued' | 're-enqueued' | 'skipped' | 'paused' | 'missed' | 'exists';
   /** The run's status after the fire. */
   readonly status: OutcomeStatus;
   readonly reason?: string;
@@ -35,6 +38,8 @@ export class RunFirer {
     private readonly producer: RunProducer,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
+    /** Paused schedules; a scheduled fire of a paused definition is recorded, not run. */
+    private readonly pauses?: SchedulePauses,
   ) {}
 
   /**
@@ -49,6 +54,20 @@ export class RunFirer {
   ): Promise<FireResult> {
     const runId = runIdFor(definition.id, fireTime, trigger);
     const base = { runId, definitionId: definition.id, kind: definition.kind, fireTime, trigger };
+
+    // A pause stops scheduled fires only: `paw run` is an operator's explicit request.
+    const pause =
+      trigger === 'manual' ? undefined : await this.pauses?.pauseAt(definition.id, this.clock());
+    if (pause !== undefined) {
+      const reason = describePause(pause);
+      const { created, status } = await this.store.createRun({
+        ...base,
+        status: 'skipped',
+        reason,
+      });
+      if (created) return this.report({ runId, result: 'paused', status, reason }, trigger);
+      return this.afterExisting(definition, runId, fireTime, trigger, status);
+    }
 
     if (definition.schedule.overlap === 'skip' && options.ignoreOverlap !== true) {
       const previous = await this.store.activeRunBefore(definition.id, fireTime);
@@ -125,7 +144,7 @@ export class RunFirer {
   }
 
   private report(result: FireResult, trigger: RunTrigger): FireResult {
-    const level = result.result === 'missed' || result.result === 'skipped' ? 'warn' : 'info';
+    const level = ['missed', 'skipped', 'paused'].includes(result.result) ? 'warn' : 'info';
     this.logger[level](
       {
         runId: result.runId,

@@ -8,6 +8,7 @@ import { connectRedis, createRedisConnection } from '../queue/redis-connection.j
 import { RunProducer } from '../queue/run-producer.js';
 import { RunQueues } from '../queue/run-queues.js';
 import { FireCoordinator } from './fire-coordinator.js';
+import { SchedulePauses } from './schedule-pauses.js';
 import { RunFirer } from './run-firer.js';
 import { Scheduler, type CatchUpSummary, type SchedulerOptions } from './scheduler.js';
 
@@ -60,7 +61,13 @@ export async function startSchedulerService(
 
   const store = new OutcomeStore(redis, settings.redis.prefix);
   const coordinator = new FireCoordinator(redis, settings.redis.prefix, settings.scheduler.leaseMs);
-  const firer = new RunFirer(store, new RunProducer(queues, logger), logger);
+  const firer = new RunFirer(
+    store,
+    new RunProducer(queues, logger),
+    logger,
+    undefined,
+    new SchedulePauses(redis, settings.redis.prefix),
+  );
   const scheduler = new Scheduler({
     definitions: options.definitions,
     coordinator,

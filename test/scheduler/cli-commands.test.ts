@@ -69,7 +69,9 @@ describe('paw schedules, run, runs and outcomes (real processes, real Redis)', (
     );
     expect(schedules.find((entry) => entry.id === 'saturday')?.enabled).toBe(false);
     const table = await paw(['schedules']);
-    expect(table.stdout).toMatch(/nightly\s+snapshot\s+yes\s+0 1 \* \* \*\s+Europe\/Berlin\s+skip/);
+    expect(table.stdout).toMatch(
+      /nightly\s+snapshot\s+yes\s+no\s+0 1 \* \* \*\s+Europe\/Berlin\s+skip/,
+    );
   });
 
   it('paw run enqueues a manual run; a second is skipped while the first is active', async () => {

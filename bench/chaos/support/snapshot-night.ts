@@ -7,6 +7,9 @@ import { isActiveStatus } from '../../../src/outcomes/outcome-status.js';
 import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { PawChild, runPawCommand } from './paw-process.js';
+import { settingsSchema } from '../../../src/config/settings-schema.js';
+import { redisConnectionOptions } from '../../../src/redis/redis-options.js';
+import { startSentinelRedis, type SentinelRedis } from '../../../test/support/sentinel-redis.js';
 import { RedisProcess } from './redis-process.js';
 import { startSimProcess, type SimProcess } from './sim-process.js';
 
@@ -51,6 +54,11 @@ export interface SnapshotNightOptions {
   readonly simulator?: SimulatorOptionsInput;
   /** Redis with its append-only file on (for scenarios that restart it). */
   readonly appendOnly?: boolean;
+  /**
+   * Redis behind Sentinel: a primary, its replica and three sentinels (for the failover
+   * scenario); paw is given a redis+sentinel:// URL. Otherwise one redis-server.
+   */
+  readonly sentinel?: boolean;
   readonly progress: (line: string) => void;
 }
 
@@ -104,19 +112,32 @@ export class SnapshotNight {
 
   private constructor(
     readonly dir: string,
-    readonly redis: RedisProcess,
+    private readonly standalone: RedisProcess | undefined,
+    /** The Sentinel set, when the night runs on one. */
+    readonly sentinel: SentinelRedis | undefined,
+    /** What paw is given as PAW_REDIS_URL. */
+    readonly redisUrl: string,
     readonly sim: SimProcess,
     private readonly observer: Redis,
     private readonly outcomes: OutcomeStore,
     private readonly say: (line: string) => void,
   ) {}
 
+  /** The night's single redis-server (the restart and outage scenarios take it away). */
+  get redis(): RedisProcess {
+    if (this.standalone === undefined) throw new Error('this night runs on Redis Sentinel');
+    return this.standalone;
+  }
+
   static async start(options: SnapshotNightOptions): Promise<SnapshotNight> {
     const dir = await mkdtemp(join(tmpdir(), `paw-chaos-${options.label}-`));
     let redis: RedisProcess | undefined;
+    let sentinel: SentinelRedis | undefined;
     let sim: SimProcess | undefined;
     try {
-      redis = await RedisProcess.start({ appendOnly: options.appendOnly ?? false });
+      if (options.sentinel === true) sentinel = await startSentinelRedis();
+      else redis = await RedisProcess.start({ appendOnly: options.appendOnly ?? false });
+      const redisUrl = sentinel?.url ?? redis?.url ?? '';
       sim = await startSimProcess(
         dir,
         {
@@ -134,7 +155,8 @@ export class SnapshotNight {
       // The suite's own view of the outcome store: it reconnects every 100 ms and fails commands
       // at once while Redis is away, so that "Redis is back" and "paw made progress" are seen
       // when they happen, not when a slower reconnect of this connection gets there.
-      const observer = new Redis(redis.url, {
+      const observer = new Redis({
+        ...redisConnectionOptions(settingsSchema.parse({ redis: { url: redisUrl } }).redis),
         lazyConnect: true,
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,
@@ -143,11 +165,17 @@ export class SnapshotNight {
       observer.on('error', () => undefined);
       await observer.connect();
       options.progress(
-        `simulator (pid ${sim.pid}) on ${sim.baseUrl}, Redis on port ${redis.port}${options.appendOnly === true ? ' (AOF on)' : ''}, folder ${dir}`,
+        `simulator (pid ${sim.pid}) on ${sim.baseUrl}, ` +
+          (sentinel === undefined
+            ? `Redis on port ${redis?.port ?? '?'}${options.appendOnly === true ? ' (AOF on)' : ''}`
+            : `Redis primary on port ${sentinel.primary.port}, replica on ${sentinel.replica.port}, three sentinels`) +
+          `, folder ${dir}`,
       );
       return new SnapshotNight(
         dir,
         redis,
+        sentinel,
+        redisUrl,
         sim,
         observer,
         new OutcomeStore(observer, PREFIX),
@@ -156,6 +184,7 @@ export class SnapshotNight {
     } catch (error) {
       await sim?.stop();
       await redis?.close();
+      await sentinel?.stop();
       await rm(dir, { recursive: true, force: true });
       throw error;
     }
@@ -164,7 +193,7 @@ export class SnapshotNight {
   /** The environment of every paw process of the night. */
   env(): Record<string, string> {
     return {
-      PAW_REDIS_URL: this.redis.url,
+      PAW_REDIS_URL: this.redisUrl,
       PAW_REDIS_PREFIX: PREFIX,
       PAW_CREDENTIALS_FILE: this.sim.credentialsFile,
       PAW_JOBS_DIR: join(this.dir, 'jobs'),
@@ -422,7 +451,8 @@ export class SnapshotNight {
     await Promise.all(this.workers.map((worker) => worker.stop('SIGKILL')));
     this.observer.disconnect();
     await this.sim.stop();
-    await this.redis.close();
+    await this.standalone?.close();
+    await this.sentinel?.stop();
     if (keep) this.say(`logs kept in ${this.dir}`);
     else await rm(this.dir, { recursive: true, force: true });
   }

@@ -6,13 +6,19 @@ import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { positiveInteger } from '../option-parsers.js';
 import { renderTable } from '../../terminal/table.js';
+import type { Settings } from '../../config/settings-schema.js';
+import { RedisUnavailableError } from '../../queue/redis-connection.js';
+import { SchedulePauses, type SchedulePause } from '../../scheduler/schedule-pauses.js';
+import { withCommandRedis } from '../redis-session.js';
+import { pauseCommand, unpauseCommand } from './schedule-pause.js';
 
 /**
  * `paw schedules`: every definition with its schedule and next fire times, computed from the
- * definitions alone (no Redis needed).
+ * definitions, and whether it is paused (from Redis; shown as unknown when Redis cannot be
+ * reached). `pause` and `unpause` are its subcommands.
  */
 export function schedulesCommand(): Command {
-  return new Command('schedules')
+  const command = new Command('schedules')
     .description('list the job definitions with their next fire times')
     .option('--jobs <dir>', 'folder of job definitions (default: jobs.dir, PAW_JOBS_DIR or ./jobs)')
     .option('--count <n>', 'how many next fire times to show per definition', positiveInteger, 1)
@@ -22,6 +28,7 @@ export function schedulesCommand(): Command {
       const report = await checkDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
       if (report.problems.length > 0) throw new InvalidDefinitionsError(report.problems);
       const now = new Date();
+      const pauses = await pausesIfReachable(settings, now);
       const schedules = report.definitions.map(({ definition, file }) => {
         const { schedule } = definition;
         const nextFires = CronSchedule.create(schedule.cron, schedule.timezone).nextFires(
@@ -39,6 +46,9 @@ export function schedulesCommand(): Command {
           catchUp: schedule.catchUp,
           overlap: schedule.overlap,
           duration: 'duration' in schedule ? schedule.duration : null,
+          /** null: unknown (Redis unreachable). */
+          paused: pauses === undefined ? null : pauses.has(definition.id),
+          pause: pauses?.get(definition.id) ?? null,
           nextFires,
         };
       });
@@ -61,16 +71,46 @@ export function schedulesCommand(): Command {
           entry.id,
           entry.kind,
           entry.enabled ? 'yes' : 'no (paw run only)',
+          entry.paused === null
+            ? 'unknown'
+            : entry.pause === null
+              ? 'no'
+              : `yes: ${entry.pause.reason} (${entry.pause.by}${entry.pause.until === undefined ? '' : `, until ${entry.pause.until}`})`,
           `${entry.cron}${entry.duration === null ? '' : ` for ${entry.duration}`}`,
           entry.timezone,
           entry.overlap,
           entry.catchUp,
           fires[0] ?? 'never',
         ];
-        return [first, ...fires.slice(1).map((fire) => ['', '', '', '', '', '', '', fire])];
+        return [first, ...fires.slice(1).map((fire) => ['', '', '', '', '', '', '', '', fire])];
       });
       process.stdout.write(
-        `${renderTable(['ID', 'KIND', 'ENABLED', 'CRON', 'TIMEZONE', 'OVERLAP', 'CATCH-UP', 'NEXT FIRE (local time)'], rows)}\n`,
+        `${renderTable(['ID', 'KIND', 'ENABLED', 'PAUSED', 'CRON', 'TIMEZONE', 'OVERLAP', 'CATCH-UP', 'NEXT FIRE (local time)'], rows)}\n`,
       );
+      if (pauses === undefined) {
+        process.stderr.write(
+          'paw schedules: Redis cannot be reached, so paused states are unknown\n',
+        );
+      }
     });
+  // The listing's --jobs and --json belong to it; pause and unpause have their own.
+  command.enablePositionalOptions();
+  command.addCommand(pauseCommand());
+  command.addCommand(unpauseCommand());
+  return command;
+}
+
+/** The pauses in force, or undefined when Redis cannot be reached (the listing still works). */
+async function pausesIfReachable(
+  settings: Settings,
+  now: Date,
+): Promise<Map<string, SchedulePause> | undefined> {
+  try {
+    return await withCommandRedis(settings, (redis) =>
+      new SchedulePauses(redis, settings.redis.prefix).allAt(now),
+    );
+  } catch (error) {
+    if (error instanceof RedisUnavailableError) return undefined;
+    throw error;
+  }
 }

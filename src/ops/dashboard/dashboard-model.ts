@@ -4,6 +4,7 @@ import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
 import { CronSchedule } from '../../cron/cron-schedule.js';
+import type { SchedulePause, SchedulePauses } from '../../scheduler/schedule-pauses.js';
 import { QUEUE_STATES } from '../metrics/queue-metrics.js';
 import { describeWebhook } from '../notify/webhook-address.js';
 
@@ -20,6 +21,8 @@ export interface DashboardSources {
   /** The definitions this process loaded; a worker process may have none. */
   readonly definitions?: readonly JobDefinition[];
   readonly queues: readonly WatchedQueue[];
+  /** Paused schedules (`paw schedules pause`); absent: none shown. */
+  readonly pauses?: SchedulePauses;
   readonly clock?: () => Date;
 }
 
@@ -34,6 +37,8 @@ export interface DefinitionView {
   /** ISO 8601 instants; none for a disabled definition. */
   readonly nextFires: readonly string[];
   readonly lastRun?: RunRecord;
+  /** The pause in force, if the schedule is paused. */
+  readonly pause?: SchedulePause;
   /** Where a run's summary goes, redacted (`https://hooks.example.com/…`), and when. */
   readonly notify?: { readonly target: string; readonly on: string; readonly format: string };
 }
@@ -95,7 +100,13 @@ export async function loadDashboardModel(
   const [definitions, runs, queues] = await Promise.all([
     sources.definitions === undefined
       ? Promise.resolve(undefined)
-      : loadDefinitionViews(sources.queries, sources.definitions, now, limits.nextFires ?? 3),
+      : loadDefinitionViews(
+          sources.queries,
+          sources.definitions,
+          now,
+          limits.nextFires ?? 3,
+          sources.pauses,
+        ),
     loadRunViews(sources.queries, { limit: runLimit }, limits.itemsPerRun ?? 25),
     loadQueueViews(sources.queues).then(
       (views) => ({ views, error: undefined }),
@@ -120,7 +131,9 @@ export async function loadDefinitionViews(
   definitions: readonly JobDefinition[],
   now: Date,
   nextFireCount = 3,
+  pauses?: SchedulePauses,
 ): Promise<DefinitionView[]> {
+  const paused = (await pauses?.allAt(now)) ?? new Map<string, SchedulePause>();
   return Promise.all(
     definitions.map(async (definition): Promise<DefinitionView> => {
       const { schedule } = definition;
@@ -140,6 +153,7 @@ export async function loadDefinitionViews(
         timezone: schedule.timezone,
         nextFires,
         ...(lastRun === undefined ? {} : { lastRun }),
+        ...pauseOf(paused, definition.id),
         ...(webhook === undefined
           ? {}
           : {
@@ -206,4 +220,12 @@ export async function loadQueueViews(queues: readonly WatchedQueue[]): Promise<Q
       };
     }),
   );
+}
+
+function pauseOf(
+  paused: ReadonlyMap<string, SchedulePause>,
+  definitionId: string,
+): { pause?: SchedulePause } {
+  const pause = paused.get(definitionId);
+  return pause === undefined ? {} : { pause };
 }

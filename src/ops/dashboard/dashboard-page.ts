@@ -1,5 +1,6 @@
 import type { ItemCounts, ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 import type { DashboardModel, DefinitionView, QueueView, RunView } from './dashboard-model.js';
+import { describePause } from '../../scheduler/schedule-pauses.js';
 import { html, type SafeHtml } from './html.js';
 
 /** What the page says about the process serving it. */
@@ -142,6 +143,18 @@ function renderDefinition(definition: DefinitionView): SafeHtml {
     <td>
       <strong>${definition.id}</strong
       >${definition.enabled ? '' : html` <span class="badge">disabled</span>`}${
+        definition.pause === undefined
+          ? ''
+          : html` <span class="badge" title="${describePause(definition.pause)}">paused</span
+              ><br /><span class="muted"
+                >paused by ${definition.pause.by}:
+                ${definition.pause.reason}${
+                  definition.pause.until === undefined
+                    ? ''
+                    : ` (until ${formatTime(definition.pause.until)})`
+                }</span
+              >`
+      }${
         definition.description === undefined
           ? ''
           : html`<br /><span class="muted">${definition.description}</span>`
