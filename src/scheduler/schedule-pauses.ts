@@ -22,7 +22,7 @@ return false
 );
 
 /** Why and by whom a definition's schedule is paused, and until when (if it ends by itself). */
-export const schedulePauseSchema = z.strictObject({
+const schedulePauseSchema = z.strictObject({
   /** Who paused it: `user@host` from `paw schedules pause`, or what the operator named. */
   by: z.string().min(1),
   /** ISO 8601: when it was paused. */
