@@ -1,9 +1,5 @@
 import type { SnapshotTrigger, WorkloadOperations } from '../api/platform-api.js';
-import {
-  InvalidRequestError,
-  NotFoundError,
-  UnsupportedWorkloadTypeError,
-} from '../http/platform-errors.js';
+import { InvalidRequestError, NotFoundError } from '../http/platform-errors.js';
 import { activityJob } from '../jobs/activity-job.js';
 import { CLOCK_SKEW_ALLOWANCE_MS, type OnDemandEvidence } from '../jobs/on-demand-evidence.js';
 import { toSnapshotJob, type SnapshotJob, type SnapshotJobRecord } from '../jobs/snapshot-job.js';
@@ -12,6 +8,7 @@ import type { Paginated } from '../pagination/paginated.js';
 import type { Snapshot } from '../records/snapshot.js';
 import type { Workload, WorkloadFilters } from '../records/workload.js';
 import type { Vocabulary } from '../vocabulary/vocabulary.js';
+import { snapshotToTrigger } from '../api/snapshot-permission.js';
 import { listActivitySeries, type ActivitySeries } from './activity-operations.js';
 import type { GraphqlClient } from './graphql-client.js';
 import { isUuid, paginateConnection } from './paginate-connection.js';
@@ -111,15 +108,7 @@ export class GraphqlWorkloads implements WorkloadOperations {
     workload: Workload,
     options: { readonly slaDomainId?: string | undefined; readonly signal?: AbortSignal } = {},
   ): Promise<SnapshotTrigger> {
-    const decision = this.vocabulary.snapshotDecision(workload.type);
-    if (decision.action === 'skip') {
-      throw new UnsupportedWorkloadTypeError({
-        operation: 'takeSnapshot',
-        code: 'UNSUPPORTED_WORKLOAD_TYPE',
-        message: `workload ${workload.id}: ${decision.reason}`,
-        mayHaveTakenEffect: false,
-      });
-    }
+    const decision = snapshotToTrigger(this.vocabulary, workload);
     if (decision.onDemandSnapshot === undefined) {
       throw refused(
         'takeSnapshot',

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../../log/logger.js';
 import type { SnapshotTrigger, WorkloadOperations } from '../api/platform-api.js';
-import { UnsupportedWorkloadTypeError } from '../http/platform-errors.js';
 import { activityJob } from '../jobs/activity-job.js';
 import { extractJobStatusLink, linkFromList } from '../jobs/job-status-link.js';
 import { CLOCK_SKEW_ALLOWANCE_MS, type OnDemandEvidence } from '../jobs/on-demand-evidence.js';
@@ -11,6 +10,7 @@ import type { Paginated } from '../pagination/paginated.js';
 import type { Snapshot } from '../records/snapshot.js';
 import type { Workload, WorkloadFilters } from '../records/workload.js';
 import type { Vocabulary } from '../vocabulary/vocabulary.js';
+import { snapshotToTrigger } from '../api/snapshot-permission.js';
 import type { EventsApi } from './events.js';
 import type { FieldAliases } from './field-aliases.js';
 import type { RestClient } from './rest-client.js';
@@ -94,15 +94,7 @@ export class RestWorkloads implements WorkloadOperations {
     workload: Workload,
     options: { readonly slaDomainId?: string | undefined; readonly signal?: AbortSignal } = {},
   ): Promise<SnapshotTrigger> {
-    const decision = this.vocabulary.snapshotDecision(workload.type);
-    if (decision.action === 'skip') {
-      throw new UnsupportedWorkloadTypeError({
-        operation: 'takeSnapshot',
-        code: 'UNSUPPORTED_WORKLOAD_TYPE',
-        message: `workload ${workload.id}: ${decision.reason}`,
-        mayHaveTakenEffect: false,
-      });
-    }
+    const decision = snapshotToTrigger(this.vocabulary, workload);
     const result = await this.rest.call('takeSnapshot', this.jobSchema, {
       params: withCluster({ workloadId: workload.id }, workload.clusterId),
       body: options.slaDomainId === undefined ? {} : { slaDomainId: options.slaDomainId },
