@@ -11,6 +11,13 @@ import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { checkDefinitions } from '../../src/definitions/load-definitions.js';
+import { systemTool } from '../support/system-tool.js';
+
+const TOOL = systemTool(
+  'kubectl',
+  'Debian: apt-get install -y kubectl',
+  'the Kubernetes manifests tests',
+);
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,7 +58,7 @@ interface PodSpec {
 }
 
 /** kustomize renders offline; kubernetes-models validates against the Kubernetes schemas. */
-describe('Kubernetes manifests (deploy/kubernetes)', () => {
+describe.skipIf(!TOOL.available)('Kubernetes manifests (deploy/kubernetes)', () => {
   it('render with kubectl kustomize and validate against the schemas of their kinds', async () => {
     const { stdout } = await run('kubectl', ['kustomize', 'deploy/kubernetes'], { cwd: ROOT });
     const manifests = parseAllDocuments(stdout).map((document) => document.toJS() as Manifest);

@@ -5,6 +5,13 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
+import { systemTool } from '../support/system-tool.js';
+
+const TOOL = systemTool(
+  'promtool',
+  'Debian: apt-get install -y --no-install-recommends prometheus',
+  'the Prometheus rules tests',
+);
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -39,7 +46,7 @@ function anchorsOf(markdown: string): Set<string> {
   );
 }
 
-describe('Prometheus rules and the Grafana dashboard', () => {
+describe.skipIf(!TOOL.available)('Prometheus rules and the Grafana dashboard', () => {
   it('pass promtool check rules and promtool test rules', async () => {
     const check = await run('promtool', ['check', 'rules', 'deploy/prometheus/paw-rules.yml'], {
       cwd: ROOT,

@@ -2,13 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSentinelRedis, type SentinelRedis } from '../support/sentinel-redis.js';
 import { waitFor } from '../worker/support/wait-for.js';
 import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
+import { systemTool } from '../support/system-tool.js';
+
+const TOOL = systemTool(
+  'redis-sentinel',
+  'Debian: apt-get install -y redis-sentinel',
+  'the Sentinel failover test',
+);
 
 /**
  * Redis behind Sentinel, with real redis-server and redis-sentinel processes: the primary is
  * killed mid-night, Sentinel promotes the replica, paw's processes find it and reconnect, and
  * the night ends with every workload triggered exactly once and every outcome recorded.
  */
-describe('Redis Sentinel failover during a snapshot night', () => {
+describe.skipIf(!TOOL.available)('Redis Sentinel failover during a snapshot night', () => {
   let sentinel: SentinelRedis;
   let kit: WorkerTestKit;
 
