@@ -1,4 +1,4 @@
-import type { OnDemandEvidence } from '../jobs/on-demand-evidence.js';
+import type { OnDemandEvidence, OnDemandWindow } from '../jobs/on-demand-evidence.js';
 import type { SnapshotJob } from '../jobs/snapshot-job.js';
 import type { SnapshotTracking } from '../jobs/snapshot-tracking.js';
 import type { Paginated } from '../pagination/paginated.js';
@@ -50,13 +50,14 @@ export interface WorkloadOperations {
   /** The current state of a tracked snapshot job (or activity). */
   readSnapshotJob(tracking: SnapshotTracking, signal?: AbortSignal): Promise<SnapshotJob>;
   /**
-   * Traces of on-demand snapshots of the workload since `since` (epoch ms, this machine's
-   * clock; the lookup allows for skew), oldest first: activity naming a job, activity without
-   * one, finished on-demand snapshots. An empty list means the platform shows nothing.
+   * Traces of on-demand snapshots of the workload in `window` (from its `since`, this machine's
+   * clock, less a skew allowance, but not before its `notBefore`), oldest first: activity
+   * naming a job, activity without one, finished on-demand snapshots. An empty list means the
+   * platform shows nothing.
    */
   findOnDemandActivity(
     workload: Pick<Workload, 'id' | 'kind' | 'clusterId'>,
-    since: number,
+    window: OnDemandWindow,
     signal?: AbortSignal,
   ): Promise<OnDemandEvidence[]>;
 }

@@ -1,7 +1,11 @@
 import type { SnapshotTrigger, WorkloadOperations } from '../api/platform-api.js';
 import { InvalidRequestError, NotFoundError } from '../http/platform-errors.js';
 import { activityJob } from '../jobs/activity-job.js';
-import { CLOCK_SKEW_ALLOWANCE_MS, type OnDemandEvidence } from '../jobs/on-demand-evidence.js';
+import {
+  lookupStart,
+  type OnDemandEvidence,
+  type OnDemandWindow,
+} from '../jobs/on-demand-evidence.js';
 import { toSnapshotJob, type SnapshotJob, type SnapshotJobRecord } from '../jobs/snapshot-job.js';
 import type { SnapshotTracking } from '../jobs/snapshot-tracking.js';
 import type { Paginated } from '../pagination/paginated.js';
@@ -188,10 +192,10 @@ export class GraphqlWorkloads implements WorkloadOperations {
 
   async findOnDemandActivity(
     workload: Pick<Workload, 'id' | 'kind' | 'clusterId'>,
-    since: number,
+    window: OnDemandWindow,
     signal?: AbortSignal,
   ): Promise<OnDemandEvidence[]> {
-    const from = since - CLOCK_SKEW_ALLOWANCE_MS;
+    const from = lookupStart(window);
     const evidence: OnDemandEvidence[] = [];
     for await (const series of this.activities(workload.id, new Date(from).toISOString(), signal)) {
       const time = series.startTime ?? series.lastUpdated;

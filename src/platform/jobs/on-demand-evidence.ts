@@ -4,7 +4,26 @@ import type { SnapshotTracking } from './snapshot-tracking.js';
  * Activity is looked up from this long before the time asked for: that time is this machine's
  * clock, the activity's the platform's.
  */
-export const CLOCK_SKEW_ALLOWANCE_MS = 30_000;
+const CLOCK_SKEW_ALLOWANCE_MS = 30_000;
+
+/** Which traces a lookup may return. */
+export interface OnDemandWindow {
+  /** This item's first trigger attempt (epoch ms, this machine's clock). */
+  readonly since: number;
+  /**
+   * Nothing before this (epoch ms) is ours, whatever the skew allowance says: another run of
+   * the same workload triggered before it (see trigger-reconciliation.ts).
+   */
+  readonly notBefore?: number | undefined;
+}
+
+/** Where a lookup starts: the skew allowance before `since`, but never before `notBefore`. */
+export function lookupStart(window: OnDemandWindow): number {
+  return Math.max(
+    window.since - CLOCK_SKEW_ALLOWANCE_MS,
+    window.notBefore ?? Number.NEGATIVE_INFINITY,
+  );
+}
 
 /**
  * A trace on the platform that an on-demand snapshot of a workload was started since a given

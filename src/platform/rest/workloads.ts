@@ -3,7 +3,11 @@ import type { Logger } from '../../log/logger.js';
 import type { SnapshotTrigger, WorkloadOperations } from '../api/platform-api.js';
 import { activityJob } from '../jobs/activity-job.js';
 import { extractJobStatusLink, linkFromList } from '../jobs/job-status-link.js';
-import { CLOCK_SKEW_ALLOWANCE_MS, type OnDemandEvidence } from '../jobs/on-demand-evidence.js';
+import {
+  lookupStart,
+  type OnDemandEvidence,
+  type OnDemandWindow,
+} from '../jobs/on-demand-evidence.js';
 import { snapshotJobRecordSchema, toSnapshotJob, type SnapshotJob } from '../jobs/snapshot-job.js';
 import type { SnapshotTracking } from '../jobs/snapshot-tracking.js';
 import type { Paginated } from '../pagination/paginated.js';
@@ -134,10 +138,10 @@ export class RestWorkloads implements WorkloadOperations {
 
   async findOnDemandActivity(
     workload: Pick<Workload, 'id' | 'kind' | 'clusterId'>,
-    since: number,
+    window: OnDemandWindow,
     signal?: AbortSignal,
   ): Promise<OnDemandEvidence[]> {
-    const from = since - CLOCK_SKEW_ALLOWANCE_MS;
+    const from = lookupStart(window);
     const startTime = new Date(from).toISOString();
     const evidence: OnDemandEvidence[] = [];
     const firstSeenOfJob = new Map<string, string>();

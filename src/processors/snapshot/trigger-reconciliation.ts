@@ -57,16 +57,20 @@ export async function findEarlierTrigger(
   const { owned, latestTriggerBefore } = await ownedByOtherItems(request);
   // A trace nearer another run's trigger of this workload than to ours is that run's: activity
   // without a job id cannot be matched by id, and the clock-skew allowance reaches back before
-  // our first attempt. Both triggers are times on paw's clocks; the border holds while the
-  // platform's clock is off by less than half the time between them (two runs of one workload
-  // seconds apart, with a platform clock that far off, remain ambiguous).
-  const border =
-    latestTriggerBefore === undefined
-      ? Number.NEGATIVE_INFINITY
-      : (latestTriggerBefore + request.since) / 2;
+  // our first attempt. So the lookup starts at the midpoint of the two triggers (both on paw's
+  // clocks): it holds while the platform's clock is off by less than half the time between
+  // them (two runs of one workload seconds apart, with a platform clock that far off, remain
+  // ambiguous). The lookup itself starts there, not a filter after it: events without a job id
+  // are joined into one activity from the first of them, which must not be the other run's.
+  const notBefore =
+    latestTriggerBefore === undefined ? undefined : (latestTriggerBefore + request.since) / 2;
   const unclaimed = (
-    await platform.api.workloads.findOnDemandActivity(workload, request.since, signal)
-  ).filter((evidence) => !owned.has(idOf(evidence)) && Date.parse(evidence.time) >= border);
+    await platform.api.workloads.findOnDemandActivity(
+      workload,
+      { since: request.since, notBefore },
+      signal,
+    )
+  ).filter((evidence) => !owned.has(idOf(evidence)));
   const ranked = [
     ...unclaimed.filter((evidence) => evidence.kind === 'job'),
     ...unclaimed.filter((evidence) => evidence.kind === 'activity'),
