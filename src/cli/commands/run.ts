@@ -16,6 +16,7 @@ import { ExitCode } from '../exit-codes.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { parseDurationOption } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
+import { printPreview } from './run-preview-output.js';
 
 interface RunOptions {
   jobs?: string;
@@ -23,6 +24,7 @@ interface RunOptions {
   wait?: boolean;
   timeout?: number;
   json?: boolean;
+  dryRun?: boolean;
 }
 
 const POLL_MS = 1_000;
@@ -45,14 +47,23 @@ export function runCommand(): Command {
       parseDurationOption,
     )
     .option('--json', 'print the result as JSON')
+    .option(
+      '--dry-run',
+      'resolve the targets against the platform now and print what a run would do; touch nothing',
+    )
     .addHelpText(
       'after',
-      '\nExit codes: 0 enqueued (with --wait: the run succeeded); 1 skipped, or the run did not succeed; 2 bad usage.',
+      '\nExit codes: 0 enqueued (with --wait: the run succeeded; with --dry-run: the run could go ahead);\n' +
+        '1 skipped, or the run did not succeed (with --dry-run: it would fail as a whole); 2 bad usage.',
     )
     .action(async (id: string, options: RunOptions) => {
       const { settings } = await loadCommandSettings(options);
       const definitions = await loadDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
       const { definition } = findDefinition(definitions, id, settings.jobs.dir);
+      if (options.dryRun === true) {
+        await printPreview(definition, options.json === true);
+        return;
+      }
 
       await withCommandRedis(settings, async (redis) => {
         const queues = new RunQueues(redis, settings);

@@ -1,0 +1,89 @@
+import type { JobDefinition } from '../../definitions/job-definition.js';
+import { previewRun, type RunPreview } from '../../processors/run-preview.js';
+import { renderTable } from '../../terminal/table.js';
+import { ExitCode } from '../exit-codes.js';
+import { withPlatformClient } from '../with-platform-client.js';
+
+/**
+ * `paw run <id> --dry-run`: what a run would do now, from the platform's answers (reads only:
+ * nothing is triggered, paused, rotated, written or recorded). Exit 1 when the run would fail
+ * as a whole.
+ */
+export async function printPreview(definition: JobDefinition, json: boolean): Promise<void> {
+  const preview = await withPlatformClient({ json }, ({ client }) =>
+    previewRun(definition, client),
+  );
+  const fails = wouldFail(preview);
+  if (json) {
+    process.stdout.write(
+      `${JSON.stringify({ id: definition.id, dryRun: true, wouldFail: fails, ...preview }, null, 2)}\n`,
+    );
+  } else {
+    process.stdout.write(`${describe(definition.id, preview)}\n`);
+  }
+  if (fails !== undefined) process.exitCode = ExitCode.failure;
+}
+
+function wouldFail(preview: RunPreview): string | undefined {
+  switch (preview.kind) {
+    case 'snapshot':
+      return preview.runProblem;
+    case 'sla-window':
+      return preview.targets.length === 0 && preview.problems.length > 0
+        ? 'no SLA Domain of the window can be paused'
+        : undefined;
+    case 'rotate-secret':
+      if (preview.accountName === undefined) {
+        return `no service account has the client id ${preview.clientId}`;
+      }
+      return preview.sinkProblem;
+  }
+}
+
+function describe(id: string, preview: RunPreview): string {
+  const lines = [`paw run ${id} --dry-run: nothing was triggered, paused, rotated or recorded`];
+  switch (preview.kind) {
+    case 'snapshot': {
+      lines.push(`retention: ${preview.retention}`);
+      if (preview.runProblem !== undefined) lines.push(`the run would fail: ${preview.runProblem}`);
+      lines.push(
+        `${preview.snapshot.length} to snapshot, ${preview.skip.length} skipped, ` +
+          `${preview.unknownIds.length} unknown id(s)`,
+      );
+      const rows = [
+        ...preview.snapshot.map((w) => ['snapshot', w.name, w.type, w.id, '']),
+        ...preview.skip.map((w) => ['skip', w.name, w.type, w.id, w.reason]),
+        ...preview.unknownIds.map((u) => ['fail', '', '', u.id, u.message]),
+      ];
+      if (rows.length > 0) lines.push(renderTable(['DOES', 'NAME', 'TYPE', 'ID', 'WHY'], rows));
+      break;
+    }
+    case 'sla-window': {
+      lines.push(`for ${preview.duration}:`);
+      const rows = [
+        ...preview.targets.map((t) => [
+          t.action === 'pause' ? 'pause' : 'leave',
+          t.slaDomainName,
+          t.clusterName,
+          t.action === 'pause'
+            ? 'then resume at the end'
+            : `already ${t.pauseStatus}: paused by someone else, left as it is and not resumed`,
+        ]),
+        ...preview.problems.map((p) => [p.status, p.slaDomainName, p.clusterId ?? '', p.reason]),
+      ];
+      if (rows.length > 0) lines.push(renderTable(['DOES', 'SLA DOMAIN', 'CLUSTER', 'WHY'], rows));
+      break;
+    }
+    case 'rotate-secret':
+      lines.push(
+        `rotate the secret of ${preview.accountName ?? '(no such account)'} (${preview.clientId})`,
+        `write the new credentials to ${preview.sink}` +
+          (preview.sinkProblem === undefined ? '' : `: refused, ${preview.sinkProblem}`),
+      );
+      break;
+  }
+  const fails = wouldFail(preview);
+  if (fails !== undefined && preview.kind !== 'snapshot')
+    lines.push(`the run would fail: ${fails}`);
+  return lines.join('\n');
+}
