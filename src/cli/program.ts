@@ -46,6 +46,10 @@ const COMMANDS: readonly { name: string; load: () => Promise<Command> }[] = [
     load: async () => (await import('./commands/schedules.js')).schedulesCommand(),
   },
   { name: 'run', load: async () => (await import('./commands/run.js')).runCommand() },
+  {
+    name: 'backfill',
+    load: async () => (await import('./commands/backfill.js')).backfillCommand(),
+  },
   { name: 'runs', load: async () => (await import('./commands/runs.js')).runsCommand() },
   {
     name: 'outcomes',
