@@ -46,6 +46,7 @@ const COMMANDS: readonly { name: string; load: () => Promise<Command> }[] = [
     load: async () => (await import('./commands/schedules.js')).schedulesCommand(),
   },
   { name: 'run', load: async () => (await import('./commands/run.js')).runCommand() },
+  { name: 'retry', load: async () => (await import('./commands/retry.js')).retryCommand() },
   {
     name: 'backfill',
     load: async () => (await import('./commands/backfill.js')).backfillCommand(),

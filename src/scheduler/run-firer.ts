@@ -50,7 +50,11 @@ export class RunFirer {
     definition: JobDefinition,
     fireTime: Date,
     trigger: RunTrigger,
-    options: { readonly ignoreOverlap?: boolean } = {},
+    options: {
+      readonly ignoreOverlap?: boolean;
+      /** Recorded on the new run as its reason (`retry of <runId>`: what links a retry). */
+      readonly note?: string;
+    } = {},
   ): Promise<FireResult> {
     const runId = runIdFor(definition.id, fireTime, trigger);
     const base = { runId, definitionId: definition.id, kind: definition.kind, fireTime, trigger };
@@ -83,7 +87,11 @@ export class RunFirer {
       }
     }
 
-    const { created, status } = await this.store.createRun({ ...base, status: 'queued' });
+    const { created, status } = await this.store.createRun({
+      ...base,
+      status: 'queued',
+      ...(options.note === undefined ? {} : { reason: options.note }),
+    });
     if (!created) return this.afterExisting(definition, runId, fireTime, trigger, status);
     await this.enqueue(definition, runId, fireTime, trigger);
     return this.report({ runId, result: 'enqueued', status }, trigger);
