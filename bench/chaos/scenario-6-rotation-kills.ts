@@ -6,7 +6,7 @@ import {
   authenticates,
   createTestAccount,
   secretIn,
-} from '../../test/rotation/support/service-accounts.js';
+} from '../../test/processors/rotate-secret/support/service-accounts.js';
 import { journalPathOf } from '../../src/processors/rotate-secret/rotation-journal.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { startKillBed } from './support/kill-bed.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { findFreePort } from '../../src/net/free-port.js';
 import { hashPassword } from '../../src/ops/auth/password-hash.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { createTestAccount } from '../../test/rotation/support/service-accounts.js';
+import { createTestAccount } from '../../test/processors/rotate-secret/support/service-accounts.js';
 import type { Redis } from 'ioredis';
 import type { PawProcess } from '../../test/support/paw-process.js';
 import { issuedSecrets } from '../../test/worker/support/secret-scan.js';

@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
-import { authenticates, createTestAccount } from '../rotation/support/service-accounts.js';
+import {
+  authenticates,
+  createTestAccount,
+} from '../processors/rotate-secret/support/service-accounts.js';
 import {
   startWorkerTestKit,
   type InProcessWorker,

@@ -3,17 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Secret } from '../../src/config/secret.js';
-import { settingsSchema } from '../../src/config/settings-schema.js';
-import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { writeCredentialsFile } from '../../src/platform/auth/credentials-file.js';
-import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
-import { exampleDefinition } from '../support/definitions.js';
-import { captureLogs } from '../support/log-capture.js';
-import { connectTestRedis } from '../support/redis-connection.js';
-import { redisContents, testFleet } from '../processors/support/paw-fleet.js';
-import type { PawFleet } from '../support/paw-fleet.js';
+import { Secret } from '../../../src/config/secret.js';
+import { settingsSchema } from '../../../src/config/settings-schema.js';
+import { OutcomeQueries } from '../../../src/outcomes/outcome-queries.js';
+import { writeCredentialsFile } from '../../../src/platform/auth/credentials-file.js';
+import {
+  createPlatformClient,
+  type PlatformClient,
+} from '../../../src/platform/platform-client.js';
+import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import { exampleDefinition } from '../../support/definitions.js';
+import { captureLogs } from '../../support/log-capture.js';
+import { connectTestRedis } from '../../support/redis-connection.js';
+import { redisContents, testFleet } from '../support/paw-fleet.js';
+import type { PawFleet } from '../../support/paw-fleet.js';
 import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
 
 /**

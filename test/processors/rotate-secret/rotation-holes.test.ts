@@ -2,15 +2,12 @@ import { chmod, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import type { Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkDefinitions } from '../../src/definitions/load-definitions.js';
-import type { JobDefinition } from '../../src/definitions/job-definition.js';
-import { createRotateSecretProcessor } from '../../src/processors/rotate-secret/rotate-secret-processor.js';
-import { journalPathOf } from '../../src/processors/rotate-secret/rotation-journal.js';
-import { exampleDefinition, jobsFolder } from '../support/definitions.js';
-import {
-  startProcessorHarness,
-  type ProcessorHarness,
-} from '../processors/support/processor-harness.js';
+import { checkDefinitions } from '../../../src/definitions/load-definitions.js';
+import type { JobDefinition } from '../../../src/definitions/job-definition.js';
+import { createRotateSecretProcessor } from '../../../src/processors/rotate-secret/rotate-secret-processor.js';
+import { journalPathOf } from '../../../src/processors/rotate-secret/rotation-journal.js';
+import { exampleDefinition, jobsFolder } from '../../support/definitions.js';
+import { startProcessorHarness, type ProcessorHarness } from '../support/processor-harness.js';
 import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
 
 let harness: ProcessorHarness;

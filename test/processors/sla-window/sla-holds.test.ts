@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SlaHolds } from '../../src/processors/sla-window/sla-holds.js';
-import { WindowKeys } from '../../src/processors/sla-window/window-keys.js';
-import type { WindowTarget } from '../../src/processors/sla-window/window-target.js';
-import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
+import { SlaHolds } from '../../../src/processors/sla-window/sla-holds.js';
+import { WindowKeys } from '../../../src/processors/sla-window/window-keys.js';
+import type { WindowTarget } from '../../../src/processors/sla-window/window-target.js';
+import { connectTestRedis, uniquePrefix } from '../../support/redis-connection.js';
 
 let redis: Redis;
 

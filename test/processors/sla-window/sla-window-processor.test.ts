@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobDefinition } from '../../src/definitions/job-definition.js';
-import { createSlaWindowProcessor } from '../../src/processors/sla-window/sla-window-processor.js';
-import { SlaHolds } from '../../src/processors/sla-window/sla-holds.js';
-import { WindowKeys } from '../../src/processors/sla-window/window-keys.js';
-import { exampleDefinition } from '../support/definitions.js';
+import type { JobDefinition } from '../../../src/definitions/job-definition.js';
+import { createSlaWindowProcessor } from '../../../src/processors/sla-window/sla-window-processor.js';
+import { SlaHolds } from '../../../src/processors/sla-window/sla-holds.js';
+import { WindowKeys } from '../../../src/processors/sla-window/window-keys.js';
+import { exampleDefinition } from '../../support/definitions.js';
 import {
   eventually,
   startProcessorHarness,
   type ProcessorHarness,
-} from '../processors/support/processor-harness.js';
+} from '../support/processor-harness.js';
 
 let harness: ProcessorHarness;
 let holds: SlaHolds;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PawProcess } from '../support/paw-process.js';
-import { exitWithin, waitFor } from './support/wait-for.js';
-import { startWorkerTestKit, type WorkerTestKit } from './support/worker-test-kit.js';
+import type { PawProcess } from '../../support/paw-process.js';
+import { exitWithin, waitFor } from '../../worker/support/wait-for.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../../worker/support/worker-test-kit.js';
 
 /**
  * Workers killed with SIGKILL at the most dangerous steps of a snapshot run (named crash points:

@@ -2,18 +2,15 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { JobDefinition } from '../../src/definitions/job-definition.js';
-import { createRotateSecretProcessor } from '../../src/processors/rotate-secret/rotate-secret-processor.js';
+import type { JobDefinition } from '../../../src/definitions/job-definition.js';
+import { createRotateSecretProcessor } from '../../../src/processors/rotate-secret/rotate-secret-processor.js';
 import {
   journalPathOf,
   readJournal,
   writeJournal,
-} from '../../src/processors/rotate-secret/rotation-journal.js';
-import { exampleDefinition } from '../support/definitions.js';
-import {
-  startProcessorHarness,
-  type ProcessorHarness,
-} from '../processors/support/processor-harness.js';
+} from '../../../src/processors/rotate-secret/rotation-journal.js';
+import { exampleDefinition } from '../../support/definitions.js';
+import { startProcessorHarness, type ProcessorHarness } from '../support/processor-harness.js';
 import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
 
 let harness: ProcessorHarness;

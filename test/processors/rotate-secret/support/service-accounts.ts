@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { writeCredentialsFile } from '../../../src/platform/auth/credentials-file.js';
-import type { PlatformClient } from '../../../src/platform/platform-client.js';
-import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
+import { writeCredentialsFile } from '../../../../src/platform/auth/credentials-file.js';
+import type { PlatformClient } from '../../../../src/platform/platform-client.js';
+import type { SimulatorHandle } from '../../../../src/simulator/simulator.js';
 
 /** A service account created for a test, with its credentials file (mode 0600). */
 export interface TestAccount {
