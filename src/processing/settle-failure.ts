@@ -29,9 +29,11 @@ export interface FailedStep {
 }
 
 /**
- * The one failure policy of every job kind's step: shutting down → come back in a second
- * (nothing is recorded, the next run reconciles); permanent, or the last attempt → record the
- * failure and fail the job for good; otherwise → retry. Never returns.
+ * The failure policy of a step that records one outcome (the snapshot run and its items):
+ * shutting down → come back in a second (nothing is recorded, the next run reconciles);
+ * permanent, or the last attempt → record the failure and fail the job for good; otherwise →
+ * retry. Never returns. The window and rotation processors, which settle several targets per
+ * job, use the same classification (job-failure.ts) and attempt count (step-job.ts) directly.
  */
 export async function settleFailure(step: FailedStep): Promise<never> {
   const { job, error, logger } = step;

@@ -67,6 +67,11 @@ export function retryCommand(): Command {
           );
         }
         const { definition } = findDefinition(definitions, run.definitionId, settings.jobs.dir);
+        if (definition.kind !== 'snapshot') {
+          throw new UsageError(
+            `${run.definitionId} is now a ${definition.kind} definition, not the snapshot one ${runId} ran: nothing to retry it with`,
+          );
+        }
         const ids: string[] = [];
         for await (const item of new OutcomeQueries(redis, settings.redis.prefix).items({
           runId,
@@ -83,10 +88,7 @@ export function retryCommand(): Command {
           );
           return;
         }
-        const narrowed: SnapshotDefinition = {
-          ...(definition as SnapshotDefinition),
-          targets: { ids },
-        };
+        const narrowed: SnapshotDefinition = { ...definition, targets: { ids } };
         const queues = new RunQueues(redis, settings);
         try {
           const firer = new RunFirer(store, new RunProducer(queues), silentLogger());
