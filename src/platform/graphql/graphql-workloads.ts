@@ -3,6 +3,7 @@ import { InvalidRequestError, NotFoundError } from '../http/platform-errors.js';
 import { activityJob } from '../jobs/activity-job.js';
 import {
   lookupStart,
+  withOnDemandSnapshots,
   type OnDemandEvidence,
   type OnDemandWindow,
 } from '../jobs/on-demand-evidence.js';
@@ -213,13 +214,7 @@ export class GraphqlWorkloads implements WorkloadOperations {
         },
       });
     }
-    for await (const snapshot of this.snapshots(workload.id, signal)) {
-      if (snapshot.date === undefined || Date.parse(snapshot.date) < from) break; // newest first
-      if (snapshot.isOnDemand === true) {
-        evidence.push({ kind: 'snapshot', snapshotId: snapshot.id, time: snapshot.date });
-      }
-    }
-    return evidence.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+    return withOnDemandSnapshots(evidence, this.snapshots(workload.id, signal), from);
   }
 
   /** The workload's on-demand backup activity series that started after `after`. */

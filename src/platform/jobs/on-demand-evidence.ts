@@ -1,3 +1,4 @@
+import type { Snapshot } from '../records/snapshot.js';
 import type { SnapshotTracking } from './snapshot-tracking.js';
 
 /**
@@ -52,3 +53,23 @@ export type OnDemandEvidence =
       readonly snapshotId: string;
       readonly time: string;
     };
+
+/**
+ * The finished on-demand snapshots among `snapshots` (newest first, as both interfaces list
+ * them) taken at or after `from`, then every trace oldest first: the end of each backend's
+ * lookup, after its activity.
+ */
+export async function withOnDemandSnapshots(
+  activity: OnDemandEvidence[],
+  snapshots: AsyncIterable<Snapshot>,
+  from: number,
+): Promise<OnDemandEvidence[]> {
+  const evidence = [...activity];
+  for await (const snapshot of snapshots) {
+    if (snapshot.date === undefined || Date.parse(snapshot.date) < from) break; // newest first
+    if (snapshot.isOnDemand === true) {
+      evidence.push({ kind: 'snapshot', snapshotId: snapshot.id, time: snapshot.date });
+    }
+  }
+  return evidence.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+}

@@ -5,6 +5,7 @@ import { activityJob } from '../jobs/activity-job.js';
 import { extractJobStatusLink, linkFromList } from '../jobs/job-status-link.js';
 import {
   lookupStart,
+  withOnDemandSnapshots,
   type OnDemandEvidence,
   type OnDemandWindow,
 } from '../jobs/on-demand-evidence.js';
@@ -192,13 +193,7 @@ export class RestWorkloads implements WorkloadOperations {
         },
       });
     }
-    for await (const snapshot of this.snapshots(workload.id, signal)) {
-      if (snapshot.date === undefined || Date.parse(snapshot.date) < from) break; // newest first
-      if (snapshot.isOnDemand === true) {
-        evidence.push({ kind: 'snapshot', snapshotId: snapshot.id, time: snapshot.date });
-      }
-    }
-    return evidence.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+    return withOnDemandSnapshots(evidence, this.snapshots(workload.id, signal), from);
   }
 
   /** A snapshot followed through its activity: the newest backup event since it started. */
