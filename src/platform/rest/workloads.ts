@@ -158,8 +158,11 @@ export class RestWorkloads implements WorkloadOperations {
           firstSeenOfJob.set(event.jobId, event.time);
         }
       } else if (
-        firstWithoutJobId === undefined ||
-        Date.parse(event.time) < Date.parse(firstWithoutJobId)
+        // A series begins queued or running: an event that says a job ended, with nothing
+        // before it in the window, ends a job that started earlier (another run's), not ours.
+        !endsAJob(this.vocabulary, event.status) &&
+        (firstWithoutJobId === undefined ||
+          Date.parse(event.time) < Date.parse(firstWithoutJobId))
       ) {
         firstWithoutJobId = event.time;
       }
@@ -266,4 +269,10 @@ function withCluster(
   clusterId: string | undefined,
 ): Record<string, string> {
   return clusterId === undefined ? params : { ...params, clusterId };
+}
+
+function endsAJob(vocabulary: Vocabulary, status: string | null | undefined): boolean {
+  if (status == null) return false;
+  const phase = vocabulary.eventPhase(status);
+  return phase === 'succeeded' || phase === 'failed' || phase === 'canceled';
 }

@@ -85,4 +85,63 @@ describe('findEarlierTrigger', () => {
     );
     expect(found).toMatchObject({ found: 'tracking', others: 0 });
   });
+
+  describe("when the other run's job ends after our first attempt", () => {
+    let shortKit: WorkerTestKit;
+    let shortClient: PlatformClient;
+    beforeAll(async () => {
+      shortKit = await startWorkerTestKit(
+        {
+          workloads: 10,
+          seed: 6,
+          eventsWithoutJobIds: true,
+          timeScale: 600,
+          // Jobs of 3 s (real time): the other run's job ends between the border and our lookup.
+          jobs: { durationSeconds: { median: 1800, sigma: 0.01, min: 1800 }, queuedSeconds: 0 },
+        },
+        'reconcile-late-end',
+      );
+      shortClient = await createPlatformClient({
+        settings: shortKit.settings(),
+        logger: silentLogger(),
+      });
+    });
+    afterAll(async () => {
+      await shortClient?.close();
+      await shortKit?.close();
+    });
+
+    it("does not take the other job's end for a trace of ours", async () => {
+      const workloadId = shortKit.sim.fixtures().workloads.samples.vsphereVm ?? '';
+      const workload = await shortClient.api.workloads.get(workloadId);
+      const earlier = await shortClient.api.workloads.takeSnapshot(workload);
+      const earlierAt = Date.now();
+      await shortKit.outcomes.createRun({
+        runId: 'other@20261124T010000Z',
+        definitionId: 'other',
+        kind: 'snapshot',
+        fireTime: new Date(earlierAt - 1000),
+        trigger: 'manual',
+        status: 'queued',
+      });
+      await shortKit.outcomes.recordItem('other@20261124T010000Z', workloadId, {
+        status: 'running',
+        target: workloadId,
+        platformJobId: earlier.job.id,
+        details: { triggeredAt: new Date(earlierAt).toISOString() },
+      });
+      // Our first attempt 2 s after theirs (the border 1 s after it); their job ends at 3 s.
+      await new Promise((resolve) => setTimeout(resolve, 4500));
+      const found = await findEarlierTrigger({
+        platform: shortClient,
+        queries: shortKit.queries,
+        logger: silentLogger(),
+        runId: 'ours@20261124T020000Z',
+        workload,
+        since: earlierAt + 2000,
+      });
+      // Their finished snapshot is theirs by id once recorded; here only its end event shows.
+      expect(found?.found === 'tracking' ? found.tracking : undefined).toBeUndefined();
+    });
+  });
 });
