@@ -161,8 +161,7 @@ export class RestWorkloads implements WorkloadOperations {
         // A series begins queued or running: an event that says a job ended, with nothing
         // before it in the window, ends a job that started earlier (another run's), not ours.
         !endsAJob(this.vocabulary, event.status) &&
-        (firstWithoutJobId === undefined ||
-          Date.parse(event.time) < Date.parse(firstWithoutJobId))
+        (firstWithoutJobId === undefined || Date.parse(event.time) < Date.parse(firstWithoutJobId))
       ) {
         firstWithoutJobId = event.time;
       }
