@@ -50,7 +50,7 @@ export const scenario: ChaosScenario = {
   slug: 'secret-leaks',
   title: 'every flow at debug log level: no issued secret or token in any log or in Redis',
   async run(context: ChaosContext): Promise<ChaosVerdict> {
-    const activityMs = context.quick ? 12_000 : 90_000;
+    const activityMs = context.quick ? 16_000 : 90_000;
     const redisPassword = `redis-old-${randomBytes(12).toString('hex')}`;
     const rotatedRedisPassword = `redis-new-${randomBytes(12).toString('hex')}`;
     const opsToken = `ops-token-${randomBytes(16).toString('hex')}`;
@@ -151,11 +151,24 @@ export const scenario: ChaosScenario = {
         running.start(['worker'], { PAW_CRASH_AT: ARMED_WORKERS[0] }).then((w) => armed.push(w)),
       ]);
       const activityEnds = Date.now() + activityMs;
+      // Once every kind has had a run succeed (so each flow is searched whatever the outage
+      // does to the runs in flight), and no earlier than half way.
+      const queries = new OutcomeQueries(bed.redis, running.prefix);
+      const everyKindSucceeded = async (): Promise<boolean> => {
+        const kinds = new Set(
+          (await queries.listRuns({}))
+            .filter((run) => run.status === 'succeeded')
+            .map((run) => run.kind),
+        );
+        return kinds.size === 3;
+      };
       const passwordChange = changeRedisPasswordMidRun(
         bed.redis,
         redisPassword,
         rotatedRedisPassword,
         activityMs / 2,
+        everyKindSucceeded,
+        activityEnds - 4_000,
       );
       const opsAnswers = await askTheOpsServer(`http://127.0.0.1:${opsPort}`, [
         { authorization: `Bearer ${opsToken}` },
@@ -194,7 +207,7 @@ export const scenario: ChaosScenario = {
       });
       await running.stop();
 
-      const runs = await new OutcomeQueries(bed.redis, running.prefix).listRuns({});
+      const runs = await queries.listRuns({});
       const succeeded = (kind: string) =>
         runs.filter((run) => run.kind === kind && run.status === 'succeeded').length;
       const perKind = {
@@ -303,7 +316,8 @@ export const scenario: ChaosScenario = {
 };
 
 /**
- * The operator changes the Redis password after `afterMs`: every paw connection is dropped and
+ * The operator changes the Redis password after `afterMs`, once `ready` says so (or at
+ * `latestAt`, epoch ms): every paw connection is dropped and
  * reconnects with the old password, which fails (WRONGPASS) for a few seconds, until the old one
  * is allowed beside the new (an ACL user with two passwords, the rolling way).
  */
@@ -312,8 +326,11 @@ async function changeRedisPasswordMidRun(
   oldPassword: string,
   newPassword: string,
   afterMs: number,
+  ready: () => Promise<boolean>,
+  latestAt: number,
 ): Promise<void> {
   await sleep(afterMs);
+  while (Date.now() < latestAt && !(await ready())) await sleep(250);
   await redis.call('ACL', 'SETUSER', 'default', 'resetpass', `>${newPassword}`);
   // SKIPME defaults to yes: the scenario's own connection stays.
   await redis.call('CLIENT', 'KILL', 'TYPE', 'normal');
