@@ -11,6 +11,7 @@ import {
 } from './definition-problem.js';
 import { DEFINITION_SCHEMAS, JOB_KINDS, isJobKind, type JobDefinition } from './job-definition.js';
 import { sinkFolderFix, sinkFolderProblem } from './sink-folder.js';
+import { CALENDARS_FILE_NAMES, readCalendars, type CalendarsReport } from './calendars-file.js';
 import type { Settings } from '../config/settings-schema.js';
 import { Vocabulary } from '../platform/vocabulary/vocabulary.js';
 
@@ -63,6 +64,8 @@ export async function checkDefinitions(
   const definitions: LoadedDefinition[] = [];
 
   const files = await listDefinitionFiles(folder, problems);
+  const calendars = await readCalendars(folder);
+  problems.push(...calendars.problems);
   const seen = new Map<string, { file: string; line: number | undefined }>();
   for (const file of files) {
     let documents: YamlDocument[];
@@ -93,6 +96,16 @@ export async function checkDefinitions(
       problems.push(...checked.problems.sort(byPosition));
       warnings.push(...checked.warnings);
       if (checked.definition === undefined) continue;
+      const calendarProblems = resolveCalendarNames(
+        checked.definition,
+        calendars,
+        document.position,
+        file,
+      );
+      if (calendarProblems.length > 0) {
+        problems.push(...calendarProblems);
+        continue;
+      }
       const line = document.position(['id'])?.line;
       const earlier = seen.get(checked.definition.id);
       if (earlier !== undefined) {
@@ -179,6 +192,7 @@ async function listDefinitionFiles(
   return entries
     .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
     .filter((entry) => /\.ya?ml$/i.test(entry.name))
+    .filter((entry) => !CALENDARS_FILE_NAMES.includes(entry.name))
     .map((entry) => join(folder, entry.name))
     .sort();
 }
@@ -281,6 +295,42 @@ function checkDocument(document: YamlDocument, vocabulary: Vocabulary): CheckedD
     webhook.urlFile = resolve(dirname(document.file), webhook.urlFile);
   }
   return { definition, problems: [], warnings };
+}
+
+/**
+ * Replaces each calendar name in `schedule.skip` with the calendar (its name and days), so the
+ * definition carries its dates wherever it goes (a run job, a backfill). Returns a problem for
+ * each name the calendars file does not define.
+ */
+function resolveCalendarNames(
+  definition: JobDefinition,
+  calendars: CalendarsReport,
+  position: YamlDocument['position'],
+  file: string,
+): DefinitionProblem[] {
+  const skip = definition.schedule.skip;
+  if (skip === undefined) return [];
+  const problems: DefinitionProblem[] = [];
+  definition.schedule.skip = skip.map((entry, index) => {
+    if (typeof entry !== 'string' || /^\d/.test(entry)) return entry;
+    const calendar = calendars.calendars.get(entry);
+    if (calendar !== undefined) return { calendar: calendar.name, days: [...calendar.days] };
+    const at = position(['schedule', 'skip', index]);
+    const suggestion = closestMatch(entry, [...calendars.calendars.keys()]);
+    problems.push({
+      file,
+      line: at?.line,
+      column: at?.column,
+      path: `schedule.skip[${index}]`,
+      message: `${JSON.stringify(entry)} is not a calendar ${calendars.file === undefined ? '(the folder has no calendars.yaml)' : `of ${displayPath(calendars.file)}`}`,
+      fix:
+        suggestion === undefined
+          ? `define it in calendars.yaml next to the definitions (calendars: { ${entry}: { days: [2026-12-25] } }), or write the dates here`
+          : `did you mean ${JSON.stringify(suggestion)}?`,
+    });
+    return entry;
+  });
+  return problems;
 }
 
 function byPosition(a: DefinitionProblem, b: DefinitionProblem): number {

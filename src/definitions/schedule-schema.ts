@@ -4,6 +4,7 @@ import { DURATION_EXAMPLES, parseDuration, formatDuration } from '../time/durati
 import { isKnownTimeZone, suggestTimeZone } from '../time/time-zone.js';
 import { CronSyntaxError, parseCron } from '../cron/cron-expression.js';
 import { CronSchedule } from '../cron/cron-schedule.js';
+import { parseSkipDays } from '../cron/skip-days.js';
 
 /** A duration written as text (`2h`, `90s`, `1h30m`); kept as text so a parsed value re-validates. */
 export const durationSchema = z
@@ -15,6 +16,58 @@ export const durationSchema = z
       `write a number and a unit (ms, s, m, h, d, w), e.g. ${DURATION_EXAMPLES}`,
     ),
   );
+
+/** More skip entries than anyone writes by hand: a bound on what a fire is checked against. */
+const MAX_SKIP_ENTRIES = 1000;
+
+/** A calendar's name in `calendars.yaml`: what a `skip` entry that is not a date refers to. */
+export const CALENDAR_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/i;
+
+const SKIP_DAYS_FIX = 'write a date as 2026-12-25, a range as 2026-12-20..2027-01-04';
+
+/** Adds an issue when `text` is not a day or a range of days. */
+function checkSkipDays(text: string, context: z.core.$RefinementCtx): void {
+  const parsed = parseSkipDays(text);
+  if (typeof parsed !== 'string') return;
+  context.addIssue({
+    code: 'custom',
+    message: `${JSON.stringify(text)} ${parsed}`,
+    params: { fix: SKIP_DAYS_FIX },
+  });
+}
+
+/** A day or range (`2026-12-25`, `2026-12-20..2027-01-04`): what a calendar lists. */
+export const skipDaysSchema = z
+  .string({ error: 'expected a date (YYYY-MM-DD) or a range (YYYY-MM-DD..YYYY-MM-DD)' })
+  .superRefine(checkSkipDays);
+
+/**
+ * A `skip` entry: days written in the definition, or a calendar's name (a string) that loading
+ * replaces with the calendar itself (an object), so a loaded definition carries its dates.
+ */
+const skipEntrySchema = z.union([
+  z
+    .string({ error: 'expected a date, a range of dates, or the name of a calendar' })
+    .superRefine((text, context) => {
+      if (/^\d/.test(text)) {
+        checkSkipDays(text, context);
+      } else if (!CALENDAR_NAME_PATTERN.test(text)) {
+        context.addIssue({
+          code: 'custom',
+          message: `${JSON.stringify(text)} is neither a date nor a calendar name`,
+          params: {
+            fix: `${SKIP_DAYS_FIX}, or name a calendar of calendars.yaml (letters, digits, - and _)`,
+          },
+        });
+      }
+    }),
+  z.strictObject({
+    calendar: z.string().regex(CALENDAR_NAME_PATTERN),
+    days: z.array(skipDaysSchema).max(MAX_SKIP_ENTRIES),
+  }),
+]);
+
+type SkipEntry = z.output<typeof skipEntrySchema>;
 
 /** The greatest catch-up window: a scheduler down for longer than this records its fires as missed. */
 const MAX_CATCH_UP_MS = 31 * 86_400_000;
@@ -35,6 +88,11 @@ export const scheduleShape = {
   catchUp: durationSchema.default('0s'),
   /** What a fire does while the previous run of the same definition is still active. */
   overlap: z.enum(OVERLAP_POLICIES).default('skip'),
+  /**
+   * Days the schedule does not fire on, as local dates in `timezone`: `2026-12-25`,
+   * `2026-12-20..2027-01-04`, or the name of a calendar in `calendars.yaml` (resolved at load).
+   */
+  skip: z.array(skipEntrySchema).max(MAX_SKIP_ENTRIES).optional(),
 };
 
 export interface ScheduleFields {
@@ -43,6 +101,7 @@ export interface ScheduleFields {
   readonly catchUp: string;
   readonly overlap: OverlapPolicy;
   readonly duration?: string | undefined;
+  readonly skip?: readonly SkipEntry[] | undefined;
 }
 
 /**

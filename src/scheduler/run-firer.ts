@@ -5,6 +5,8 @@ import type { OutcomeStatus, RunTrigger } from '../outcomes/outcome-status.js';
 import { formatDuration } from '../time/duration.js';
 import { runIdFor } from '../queue/run-id.js';
 import type { RunProducer } from '../queue/run-producer.js';
+import { describeSkipMatch } from '../cron/skip-days.js';
+import { skipDaysOf } from '../definitions/schedule-skip-days.js';
 import { describePause, type SchedulePauses } from './schedule-pauses.js';
 
 /** What a fire came to. */
@@ -17,10 +19,13 @@ export interface FireResult {
    * - `skipped`: the previous run of the definition is still active (overlap `skip`);
    * - `paused`: the definition's schedule is paused (`paw schedules pause`): recorded as a
    *   skipped run naming the pause;
+   * - `calendar`: the fire falls on a day `schedule.skip` removes (a holiday, a change freeze):
+   *   recorded as a skipped run naming the calendar;
    * - `missed`: too late, even for the catch-up window;
    * - `exists`: another handler already did it.
    */
-  readonly result: 'enqueued' | 're-enqueued' | 'skipped' | 'paused' | 'missed' | 'exists';
+  readonly result:
+    'enqueued' | 're-enqueued' | 'skipped' | 'paused' | 'calendar' | 'missed' | 'exists';
   /** The run's status after the fire. */
   readonly status: OutcomeStatus;
   readonly reason?: string;
@@ -59,17 +64,17 @@ export class RunFirer {
     const runId = runIdFor(definition.id, fireTime, trigger);
     const base = { runId, definitionId: definition.id, kind: definition.kind, fireTime, trigger };
 
-    // A pause stops scheduled fires only: `paw run` is an operator's explicit request.
-    const pause =
-      trigger === 'manual' ? undefined : await this.pauses?.pauseAt(definition.id, this.clock());
-    if (pause !== undefined) {
-      const reason = describePause(pause);
+    // Calendars and pauses stop scheduled fires only: `paw run` is an operator's explicit request.
+    const held = trigger === 'manual' ? undefined : await this.heldBack(definition, fireTime);
+    if (held !== undefined) {
       const { created, status } = await this.store.createRun({
         ...base,
         status: 'skipped',
-        reason,
+        reason: held.reason,
       });
-      if (created) return this.report({ runId, result: 'paused', status, reason }, trigger);
+      if (created) {
+        return this.report({ runId, result: held.result, status, reason: held.reason }, trigger);
+      }
       return this.afterExisting(definition, runId, fireTime, trigger, status);
     }
 
@@ -122,6 +127,22 @@ export class RunFirer {
     );
   }
 
+  /** Why a scheduled fire does not run: a calendar removes its day, or the schedule is paused. */
+  private async heldBack(
+    definition: JobDefinition,
+    fireTime: Date,
+  ): Promise<{ result: 'calendar' | 'paused'; reason: string } | undefined> {
+    const skipDay = skipDaysOf(definition.schedule).match(fireTime);
+    if (skipDay !== undefined) {
+      return {
+        result: 'calendar',
+        reason: describeSkipMatch(skipDay, definition.schedule.timezone),
+      };
+    }
+    const pause = await this.pauses?.pauseAt(definition.id, this.clock());
+    return pause === undefined ? undefined : { result: 'paused', reason: describePause(pause) };
+  }
+
   private async afterExisting(
     definition: JobDefinition,
     runId: string,
@@ -152,6 +173,7 @@ export class RunFirer {
   }
 
   private report(result: FireResult, trigger: RunTrigger): FireResult {
+    // A calendar day is planned, not a problem: info.
     const level = ['missed', 'skipped', 'paused'].includes(result.result) ? 'warn' : 'info';
     this.logger[level](
       {

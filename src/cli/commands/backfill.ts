@@ -117,7 +117,7 @@ export function backfillCommand(): Command {
         enqueued: count('enqueued'),
         // A run still queued is enqueued again, which BullMQ ignores: it already had its run.
         existing: count('exists') + count('re-enqueued'),
-        skipped: count('skipped') + count('paused'),
+        skipped: count('skipped') + count('paused') + count('calendar'),
       };
       if (options.json === true) {
         const fires = results.map(({ fireTime, result }) => ({

@@ -1,7 +1,11 @@
 import { Command } from 'commander';
 import { InvalidDefinitionsError } from '../../definitions/definition-problem.js';
 import { checkDefinitions, checkOptionsFrom } from '../../definitions/load-definitions.js';
-import { CronSchedule } from '../../cron/cron-schedule.js';
+import {
+  MAX_TIMES_EXAMINED,
+  upcomingFires,
+  type SkippedFires,
+} from '../../definitions/upcoming-fires.js';
 import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { positiveInteger } from '../option-parsers.js';
@@ -21,7 +25,12 @@ export function schedulesCommand(): Command {
   const command = new Command('schedules')
     .description('list the job definitions with their next fire times')
     .option('--jobs <dir>', 'folder of job definitions (default: jobs.dir, PAW_JOBS_DIR or ./jobs)')
-    .option('--count <n>', 'how many next fire times to show per definition', positiveInteger, 1)
+    .option(
+      '--count <n>',
+      'how many next fire times to show per definition (the times a calendar removes are listed among them)',
+      positiveInteger,
+      1,
+    )
     .option('--json', 'print the schedules as JSON')
     .action(async (options: { jobs?: string; count: number; json?: boolean }) => {
       const { settings } = await loadCommandSettings(options);
@@ -31,10 +40,7 @@ export function schedulesCommand(): Command {
       const pauses = await pausesIfReachable(settings, now);
       const schedules = report.definitions.map(({ definition, file }) => {
         const { schedule } = definition;
-        const nextFires = CronSchedule.create(schedule.cron, schedule.timezone).nextFires(
-          now,
-          options.count,
-        );
+        const upcoming = upcomingFires(schedule, now, options.count);
         return {
           id: definition.id,
           kind: definition.kind,
@@ -49,7 +55,11 @@ export function schedulesCommand(): Command {
           /** null: unknown (Redis unreachable). */
           paused: pauses === undefined ? null : pauses.has(definition.id),
           pause: pauses?.get(definition.id) ?? null,
-          nextFires,
+          nextFires: upcoming.fires,
+          /** Times `schedule.skip` removes before the last of nextFires, grouped. */
+          skippedFires: upcoming.skipped,
+          /** True when the listing gave up looking (calendars remove the next 100,000 times). */
+          searchTruncated: upcoming.truncated,
         };
       });
 
@@ -57,6 +67,12 @@ export function schedulesCommand(): Command {
         const output = schedules.map((entry) => ({
           ...entry,
           nextFires: entry.nextFires.map((fire) => fire.toISOString()),
+          skippedFires: entry.skippedFires.map((group) => ({
+            first: group.first.toISOString(),
+            last: group.last.toISOString(),
+            count: group.count,
+            reason: group.reason,
+          })),
         }));
         process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
         return;
@@ -66,7 +82,7 @@ export function schedulesCommand(): Command {
         return;
       }
       const rows = schedules.flatMap((entry) => {
-        const fires = entry.nextFires.map((fire) => formatInTimeZone(fire, entry.timezone));
+        const fires = listedFires(entry.nextFires, entry.skippedFires, entry.timezone);
         const first = [
           entry.id,
           entry.kind,
@@ -80,7 +96,10 @@ export function schedulesCommand(): Command {
           entry.timezone,
           entry.overlap,
           entry.catchUp,
-          fires[0] ?? 'never',
+          fires[0] ??
+            (entry.searchTruncated
+              ? `none in the next ${MAX_TIMES_EXAMINED.toLocaleString('en')} times`
+              : 'never'),
         ];
         return [first, ...fires.slice(1).map((fire) => ['', '', '', '', '', '', '', '', fire])];
       });
@@ -98,6 +117,29 @@ export function schedulesCommand(): Command {
   command.addCommand(pauseCommand());
   command.addCommand(unpauseCommand());
   return command;
+}
+
+/**
+ * The NEXT FIRE column: each fire that runs, and in its place among them each stretch of times a
+ * calendar removes (`skipped 16 times: 2026-12-20 00:30 … 2027-01-04 00:30 (calendar change-freeze: …)`).
+ */
+function listedFires(
+  fires: readonly Date[],
+  skipped: readonly SkippedFires[],
+  timeZone: string,
+): string[] {
+  const entries = [
+    ...fires.map((fire) => ({ at: fire.getTime(), text: formatInTimeZone(fire, timeZone) })),
+    ...skipped.map((group) => ({
+      at: group.first.getTime(),
+      text:
+        `skipped${group.count === 1 ? '' : ` ${group.count} times`}: ` +
+        formatInTimeZone(group.first, timeZone) +
+        (group.count === 1 ? '' : ` … ${formatInTimeZone(group.last, timeZone)}`) +
+        ` (${group.reason})`,
+    })),
+  ];
+  return entries.sort((a, b) => a.at - b.at).map((entry) => entry.text);
 }
 
 /** The pauses in force, or undefined when Redis cannot be reached (the listing still works). */

@@ -5,7 +5,8 @@ import type { FireResult } from '../../scheduler/run-firer.js';
 
 /**
  * What the scheduler did with each fire it handled: enqueued on time (`trigger="cron"`), caught
- * up (`trigger="catch-up"`), skipped (overlap), missed, or found already handled by another
+ * up (`trigger="catch-up"`), skipped (overlap), paused (`paw schedules pause`), removed by a
+ * calendar (`schedule.skip`), missed, or found already handled by another
  * replica (`result="exists"`). Each replica counts the fires it handled.
  */
 export class SchedulerMetrics {
@@ -16,7 +17,7 @@ export class SchedulerMetrics {
       name: 'paw_scheduler_fires_total',
       help:
         'Fires handled by this scheduler, by definition, kind, trigger (cron, catch-up) and result ' +
-        '(enqueued, re-enqueued, skipped, missed, exists).',
+        '(enqueued, re-enqueued, skipped, paused, calendar, missed, exists).',
       labelNames: ['definition', 'kind', 'trigger', 'result'],
       registers: [registry],
     });
