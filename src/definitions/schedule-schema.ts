@@ -69,6 +69,9 @@ const skipEntrySchema = z.union([
 
 type SkipEntry = z.output<typeof skipEntrySchema>;
 
+/** The shortest start deadline: a worker needs a moment to take a run from the queue. */
+const MIN_START_DEADLINE_MS = 1000;
+
 /** The greatest catch-up window: a scheduler down for longer than this records its fires as missed. */
 const MAX_CATCH_UP_MS = 31 * 86_400_000;
 
@@ -93,6 +96,13 @@ export const scheduleShape = {
    * `2026-12-20..2027-01-04`, or the name of a calendar in `calendars.yaml` (resolved at load).
    */
   skip: z.array(skipEntrySchema).max(MAX_SKIP_ENTRIES).optional(),
+  /**
+   * Each fire is run up to this much later than its time, by an amount fixed per fire (the same
+   * on every replica): many definitions set to the same minute do not all start at once.
+   */
+  jitter: durationSchema.optional(),
+  /** A scheduled run that has not started this long after its time is recorded as missed. */
+  startDeadline: durationSchema.optional(),
 };
 
 export interface ScheduleFields {
@@ -102,6 +112,8 @@ export interface ScheduleFields {
   readonly overlap: OverlapPolicy;
   readonly duration?: string | undefined;
   readonly skip?: readonly SkipEntry[] | undefined;
+  readonly jitter?: string | undefined;
+  readonly startDeadline?: string | undefined;
 }
 
 /**
@@ -165,6 +177,7 @@ export function checkSchedule(
   if (!cronValid) return undefined;
 
   const compiled = CronSchedule.create(schedule.cron, schedule.timezone);
+  checkJitter(schedule, compiled, context, now);
   if (compiled.nextFire(now) === undefined) {
     context.addIssue({
       code: 'custom',
@@ -177,6 +190,49 @@ export function checkSchedule(
     return undefined;
   }
   return compiled;
+}
+
+/**
+ * Jitter must keep fires in order (shorter than the shortest interval between two of them) and
+ * leave time to start (shorter than `startDeadline`).
+ */
+function checkJitter(
+  schedule: ScheduleFields,
+  compiled: CronSchedule,
+  context: z.core.$RefinementCtx,
+  now: Date,
+): void {
+  const jitterMs = typeof schedule.jitter === 'string' ? parseDuration(schedule.jitter) : undefined;
+  const deadlineMs =
+    typeof schedule.startDeadline === 'string' ? parseDuration(schedule.startDeadline) : undefined;
+  if (deadlineMs !== undefined && deadlineMs < MIN_START_DEADLINE_MS) {
+    context.addIssue({
+      code: 'custom',
+      path: ['startDeadline'],
+      message: `${schedule.startDeadline} leaves no time for a worker to take the run`,
+      params: { fix: `give it ${formatDuration(MIN_START_DEADLINE_MS)} or more` },
+    });
+  }
+  if (jitterMs === undefined || jitterMs === 0) return;
+  const period = compiled.shortestInterval(now);
+  if (period !== undefined && jitterMs >= period) {
+    context.addIssue({
+      code: 'custom',
+      path: ['jitter'],
+      message: `${schedule.jitter} is not shorter than the schedule's period (fires can be ${formatDuration(period)} apart), so fires would change order`,
+      params: { fix: `use less than ${formatDuration(period)}` },
+    });
+  }
+  if (deadlineMs !== undefined && jitterMs >= deadlineMs) {
+    context.addIssue({
+      code: 'custom',
+      path: ['jitter'],
+      message: `${schedule.jitter} is not shorter than startDeadline (${schedule.startDeadline})`,
+      params: {
+        fix: 'the deadline counts from the fire time: make it longer than the jitter',
+      },
+    });
+  }
 }
 
 /** The `schedule` of `snapshot` and `rotate-secret` definitions. */

@@ -26,6 +26,14 @@ const windowScheduleSchema = z
   })
   .superRefine((schedule, context) => {
     const compiled = checkSchedule(schedule, context);
+    if (schedule.jitter !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['jitter'],
+        message: 'a maintenance window opens at its time, so it takes no jitter',
+        params: { fix: 'remove jitter (it is for spreading snapshot and rotation runs)' },
+      });
+    }
     if (typeof schedule.duration !== 'string') return;
     const durationMs = parseDuration(schedule.duration);
     if (durationMs === undefined) return;

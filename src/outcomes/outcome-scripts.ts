@@ -27,20 +27,31 @@ return {1, redis.call('HGET', KEYS[1], 'status')}
 );
 
 /**
- * Marks a queued or running run as running (a worker took it). KEYS: run. ARGV: nowMs.
- * Returns {previous status, ...HGETALL}; previous status '' when there is no such run.
+ * Marks a queued or running run as running (a worker took it), unless it is still queued past
+ * its `startBy` (`schedule.startDeadline`): then it is recorded as missed instead, and taken out
+ * of the definition's active runs. KEYS: run, the definition's active runs. ARGV: nowMs, runId.
+ * Returns {previous status, '1' if it was just recorded missed else '0', ...HGETALL}; previous
+ * status '' when there is no such run.
  */
 export const startRunScript = new RedisScript(
   'paw-start-run',
   `
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {''} end
-if status == 'queued' or status == 'running' then
+local missedNow = '0'
+local startBy = tonumber(redis.call('HGET', KEYS[1], 'startBy') or '')
+if status == 'queued' and startBy and tonumber(ARGV[1]) > startBy then
+  local deadline = redis.call('HGET', KEYS[1], 'startDeadline') or ''
+  redis.call('HSET', KEYS[1], 'status', 'missed', 'finishedAt', ARGV[1], 'reason',
+    'no worker took it within its start deadline (' .. deadline .. ') after its time: the workers were down or busy')
+  redis.call('ZREM', KEYS[2], ARGV[2])
+  missedNow = '1'
+elseif status == 'queued' or status == 'running' then
   redis.call('HSET', KEYS[1], 'status', 'running')
   redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[1])
   redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 end
-local reply = {status}
+local reply = {status, missedNow}
 local hash = redis.call('HGETALL', KEYS[1])
 for i = 1, #hash do reply[#reply + 1] = hash[i] end
 return reply

@@ -31,6 +31,11 @@ export interface NewRun {
   readonly status: Extract<OutcomeStatus, 'queued' | 'skipped' | 'missed'>;
   /** Why it was skipped or missed. */
   readonly reason?: string;
+  /**
+   * A queued run no worker has started by `at` is recorded as missed when one finally takes it
+   * (`deadline`, the definition's `startDeadline`, goes into the reason).
+   */
+  readonly startBy?: { readonly at: Date; readonly deadline: string };
 }
 
 /** What {@link OutcomeStore.startRun} found. */
@@ -125,6 +130,9 @@ export class OutcomeStore {
     ];
     if (run.reason !== undefined)
       fields.push('reason', run.reason.slice(0, MAX_ERROR_MESSAGE_LENGTH));
+    if (run.startBy !== undefined) {
+      fields.push('startBy', run.startBy.at.getTime(), 'startDeadline', run.startBy.deadline);
+    }
     if (!isActiveStatus(run.status)) fields.push('finishedAt', this.clock().getTime());
     const reply = (await createRunScript.run(
       this.redis,
@@ -160,14 +168,19 @@ export class OutcomeStore {
     return undefined;
   }
 
-  /** A worker took the run: see {@link StartedRun}. Throws {@link UnknownRunError}. */
+  /**
+   * A worker took the run: see {@link StartedRun}. A run still queued past its start deadline is
+   * recorded as missed instead (not started). Throws {@link UnknownRunError}.
+   */
   async startRun(runId: string): Promise<StartedRun> {
+    const definitionId = await this.redis.hget(this.keys.run(runId), 'definitionId');
+    if (definitionId === null) throw new UnknownRunError(runId);
     const reply = (await startRunScript.run(
       this.redis,
-      [this.keys.run(runId)],
-      [this.clock().getTime()],
+      [this.keys.run(runId), this.keys.active(definitionId)],
+      [this.clock().getTime(), runId],
     )) as string[];
-    const [previous, ...flat] = reply;
+    const [previous, missedNow, ...flat] = reply;
     if (previous === undefined || previous === '') throw new UnknownRunError(runId);
     const hash: Record<string, string> = {};
     for (let index = 0; index + 1 < flat.length; index += 2) {
@@ -175,6 +188,12 @@ export class OutcomeStore {
     }
     const run = runFromHash(hash);
     if (run === undefined) throw new UnknownRunError(runId);
+    if (missedNow === '1') {
+      // It ends here, past its start deadline: tell the observer as any other end of a run.
+      const observer = this.observer;
+      if (observer?.runFinished !== undefined) observe(() => observer.runFinished?.(run));
+      return { started: false, previousStatus: run.status, run };
+    }
     const previousStatus = previous as OutcomeStatus;
     return { started: isActiveStatus(previousStatus), previousStatus, run };
   }

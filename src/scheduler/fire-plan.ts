@@ -5,8 +5,10 @@ export interface PlannedFire {
   readonly action: 'enqueue' | 'record-missed';
   /** `cron` when handled within the misfire grace, `catch-up` when later but within `catchUp`. */
   readonly trigger: 'cron' | 'catch-up';
-  /** How late the fire is handled, in ms. */
+  /** How late the fire is handled, in ms: after its jitter when enqueued, after its time when missed. */
   readonly lateByMs: number;
+  /** For a missed fire: which bound it missed, the catch-up window or the start deadline. */
+  readonly missedBound?: 'catch-up' | 'start-deadline';
 }
 
 export interface FirePolicy {
@@ -16,6 +18,10 @@ export interface FirePolicy {
   readonly misfireGraceMs: number;
   /** Missed fires beyond this many (the oldest) are counted but not recorded one by one. */
   readonly maxMissedRecorded: number;
+  /** How much later than its time a fire is due (`schedule.jitter`); none by default. */
+  readonly delayMs?: (fireTime: Date) => number;
+  /** A fire handled more than this after its time is missed (`schedule.startDeadline`). */
+  readonly startDeadlineMs?: number;
 }
 
 export interface FirePlan {
@@ -36,11 +42,22 @@ export function planDueFires(fires: Iterable<Date>, now: Date, policy: FirePolic
   let missed: PlannedFire[] = [];
   let missedTotal = 0;
   const enqueue: PlannedFire[] = [];
+  const deadline = policy.startDeadlineMs ?? Number.POSITIVE_INFINITY;
   for (const fireTime of fires) {
-    const lateByMs = Math.max(0, now.getTime() - fireTime.getTime());
-    if (lateByMs > window) {
+    const sinceFireMs = now.getTime() - fireTime.getTime();
+    const lateByMs = Math.max(0, sinceFireMs - (policy.delayMs?.(fireTime) ?? 0));
+    // The start deadline counts from the fire time, like Kubernetes' startingDeadlineSeconds.
+    const missedBound =
+      sinceFireMs > deadline ? 'start-deadline' : lateByMs > window ? 'catch-up' : undefined;
+    if (missedBound !== undefined) {
       missedTotal++;
-      missed.push({ fireTime, action: 'record-missed', trigger: 'catch-up', lateByMs });
+      missed.push({
+        fireTime,
+        action: 'record-missed',
+        trigger: 'catch-up',
+        lateByMs,
+        missedBound,
+      });
       // Drop the oldest in batches, not one by one: millions of fires may pass through here.
       if (missed.length > 2 * keep + 64) missed = missed.slice(missed.length - keep);
     } else {

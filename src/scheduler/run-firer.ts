@@ -1,12 +1,13 @@
 import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Logger } from '../log/logger.js';
-import type { OutcomeStore } from '../outcomes/outcome-store.js';
+import type { NewRun, OutcomeStore } from '../outcomes/outcome-store.js';
 import type { OutcomeStatus, RunTrigger } from '../outcomes/outcome-status.js';
 import { formatDuration } from '../time/duration.js';
 import { runIdFor } from '../queue/run-id.js';
 import type { RunProducer } from '../queue/run-producer.js';
 import { describeSkipMatch } from '../cron/skip-days.js';
 import { skipDaysOf } from '../definitions/schedule-skip-days.js';
+import type { PlannedFire } from './fire-plan.js';
 import { describePause, type SchedulePauses } from './schedule-pauses.js';
 
 /** What a fire came to. */
@@ -59,6 +60,11 @@ export class RunFirer {
       readonly ignoreOverlap?: boolean;
       /** Recorded on the new run as its reason (`retry of <runId>`: what links a retry). */
       readonly note?: string;
+      /**
+       * A run no worker has started by then is recorded as missed (`schedule.startDeadline`,
+       * counted from the fire time by the scheduler; backfills and manual runs have none).
+       */
+      readonly startBy?: NewRun['startBy'];
     } = {},
   ): Promise<FireResult> {
     const runId = runIdFor(definition.id, fireTime, trigger);
@@ -96,6 +102,7 @@ export class RunFirer {
       ...base,
       status: 'queued',
       ...(options.note === undefined ? {} : { reason: options.note }),
+      ...(options.startBy === undefined ? {} : { startBy: options.startBy }),
     });
     if (!created) return this.afterExisting(definition, runId, fireTime, trigger, status);
     await this.enqueue(definition, runId, fireTime, trigger);
@@ -105,13 +112,15 @@ export class RunFirer {
   /** Records a fire handled too late to run (`lateByMs` after its time) as missed. */
   async recordMissed(
     definition: JobDefinition,
-    fireTime: Date,
-    lateByMs: number,
+    fire: Pick<PlannedFire, 'fireTime' | 'lateByMs' | 'missedBound'>,
   ): Promise<FireResult> {
+    const { fireTime, lateByMs } = fire;
     const runId = runIdFor(definition.id, fireTime, 'catch-up');
     const reason =
       `no scheduler handled it until ${formatDuration(lateByMs)} after its time, ` +
-      `outside the catch-up window (${definition.schedule.catchUp})`;
+      (fire.missedBound === 'start-deadline'
+        ? `past its start deadline (${definition.schedule.startDeadline ?? '?'})`
+        : `outside the catch-up window (${definition.schedule.catchUp})`);
     const { created, status } = await this.store.createRun({
       runId,
       definitionId: definition.id,

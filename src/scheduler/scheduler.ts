@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.js';
 import { durationMs } from '../time/duration.js';
 import { CronSchedule } from '../cron/cron-schedule.js';
 import type { FireCoordinator } from './fire-coordinator.js';
+import { jitterOffsetMs } from './fire-jitter.js';
 import { planDueFires, type PlannedFire } from './fire-plan.js';
 import type { FireResult, RunFirer } from './run-firer.js';
 
@@ -44,6 +45,9 @@ interface Track {
   readonly definition: JobDefinition;
   readonly schedule: CronSchedule;
   readonly catchUpMs: number;
+  /** `schedule.jitter` in ms (0: none). */
+  readonly jitterMs: number;
+  readonly startDeadlineMs: number | undefined;
   /** Fire times not yet due, in order; `next` is the first. */
   upcoming: Iterator<Date>;
   next: Date | undefined;
@@ -106,6 +110,8 @@ export class Scheduler {
         definition,
         schedule,
         catchUpMs: durationMs(definition.schedule.catchUp),
+        jitterMs: optionalDurationMs(definition.schedule.jitter) ?? 0,
+        startDeadlineMs: optionalDurationMs(definition.schedule.startDeadline),
         upcoming,
         next: first.done === true ? undefined : first.value,
         pending: [],
@@ -168,7 +174,11 @@ export class Scheduler {
   private async tickOnce(now: Date): Promise<void> {
     await Promise.all(
       this.tracks.map(async (track) => {
-        if (track.pending.length === 0 && (track.next === undefined || track.next > now)) return;
+        if (
+          track.pending.length === 0 &&
+          (track.next === undefined || dueAt(track, track.next) > now)
+        )
+          return;
         this.collectDue(track, now);
         await this.handleGuarded(track);
       }),
@@ -183,7 +193,7 @@ export class Scheduler {
   private collectDue(track: Track, now: Date): number {
     const due: Date[] = track.pending.map((fire) => fire.fireTime);
     const newlyDue = function* (this: void, t: Track): Generator<Date> {
-      while (t.next !== undefined && t.next <= now) {
+      while (t.next !== undefined && dueAt(t, t.next) <= now) {
         yield t.next;
         const following = t.upcoming.next();
         t.next = following.done === true ? undefined : following.value;
@@ -193,6 +203,8 @@ export class Scheduler {
       catchUpMs: track.catchUpMs,
       misfireGraceMs: this.options.settings.misfireGraceMs,
       maxMissedRecorded: this.options.settings.maxMissedRecorded,
+      delayMs: (fireTime) => jitterOffsetMs(track.definition.id, fireTime, track.jitterMs),
+      ...(track.startDeadlineMs === undefined ? {} : { startDeadlineMs: track.startDeadlineMs }),
     });
     track.pending = [...plan.fires];
     track.unrecordedMissed += plan.unrecordedMissed;
@@ -244,8 +256,13 @@ export class Scheduler {
         if (fire.fireTime.getTime() <= cursor) continue;
         const result =
           fire.action === 'enqueue'
-            ? await firer.fire(track.definition, fire.fireTime, fire.trigger)
-            : await firer.recordMissed(track.definition, fire.fireTime, fire.lateByMs);
+            ? await firer.fire(
+                track.definition,
+                fire.fireTime,
+                fire.trigger,
+                startByOf(track, fire),
+              )
+            : await firer.recordMissed(track.definition, fire);
         results.push(result);
         handledUpTo = fire.fireTime;
         this.options.onFire?.(track.definition, fire, result);
@@ -261,6 +278,25 @@ export class Scheduler {
       throw error;
     }
   }
+}
+
+/** When a fire is due: its time, plus its jitter. */
+function dueAt(track: Track, fireTime: Date): Date {
+  if (track.jitterMs === 0) return fireTime;
+  return new Date(
+    fireTime.getTime() + jitterOffsetMs(track.definition.id, fireTime, track.jitterMs),
+  );
+}
+
+/** The `startBy` option of a scheduled fire: its time plus `schedule.startDeadline`, if set. */
+function startByOf(track: Track, fire: PlannedFire): Parameters<RunFirer['fire']>[3] {
+  const deadline = track.definition.schedule.startDeadline;
+  if (track.startDeadlineMs === undefined || deadline === undefined) return {};
+  return { startBy: { at: new Date(fire.fireTime.getTime() + track.startDeadlineMs), deadline } };
+}
+
+function optionalDurationMs(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : durationMs(text);
 }
 
 function* concat<T>(first: Iterable<T>, second: Iterable<T>): Generator<T> {

@@ -51,6 +51,8 @@ export function schedulesCommand(): Command {
           timezone: schedule.timezone,
           catchUp: schedule.catchUp,
           overlap: schedule.overlap,
+          jitter: schedule.jitter ?? null,
+          startDeadline: schedule.startDeadline ?? null,
           duration: 'duration' in schedule ? schedule.duration : null,
           /** null: unknown (Redis unreachable). */
           paused: pauses === undefined ? null : pauses.has(definition.id),
