@@ -1,5 +1,6 @@
 import { PAW_VERSION } from '../version/paw-version.js';
 import type { Settings } from '../config/settings-schema.js';
+import { DefinitionSet } from '../definitions/definition-set.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Shutdown } from '../lifecycle/shutdown.js';
 import type { Logger } from '../log/logger.js';
@@ -15,7 +16,8 @@ import { startWorkerService, type WorkerService } from '../worker/worker-service
 
 export interface PawServicesOptions {
   readonly settings: Settings;
-  readonly definitions: readonly JobDefinition[];
+  /** The set a reload replaces (the scheduler follows it), or a fixed list. */
+  readonly definitions: DefinitionSet | readonly JobDefinition[];
   readonly logger: Logger;
   readonly shutdown: Shutdown;
   readonly metrics: PawMetrics;
@@ -49,7 +51,8 @@ export async function startPawServices(
 export async function startPawServices(
   options: PawServicesOptions,
 ): Promise<PawServices<WorkerService | undefined>> {
-  const { settings, definitions, logger, shutdown, metrics } = options;
+  const { settings, logger, shutdown, metrics } = options;
+  const definitions = DefinitionSet.from(options.definitions);
   const notifications = await startNotificationService({
     settings,
     definitions,
@@ -60,11 +63,12 @@ export async function startPawServices(
   });
   const scheduler = await startSchedulerService({
     settings,
-    definitions,
+    definitions: definitions.current(),
     logger: logger.child({ component: 'scheduler' }),
     shutdown,
     onFire: schedulerOnFire(metrics, notifications.producer),
   });
+  definitions.onChange((current) => scheduler.scheduler.replaceDefinitions(current));
   const workerOptions = options.workers;
   const workers =
     workerOptions === false

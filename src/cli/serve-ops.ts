@@ -1,4 +1,5 @@
 import type { Settings } from '../config/settings-schema.js';
+import type { DefinitionSet } from '../definitions/definition-set.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Shutdown } from '../lifecycle/shutdown.js';
 import type { Logger } from '../log/logger.js';
@@ -34,7 +35,7 @@ export interface ServeOpsOptions {
   readonly shutdown: Shutdown;
   readonly metrics: PawMetrics;
   readonly role: string;
-  readonly definitions?: readonly JobDefinition[];
+  readonly definitions?: DefinitionSet | readonly JobDefinition[];
   readonly platform?: PlatformClient;
   /** Where the command prints its status lines. */
   readonly status: (line: string) => void;

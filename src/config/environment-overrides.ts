@@ -252,6 +252,12 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     description: 'job definitions folder',
   },
   {
+    variable: 'PAW_JOBS_WATCH',
+    path: ['jobs', 'watch'],
+    parser: 'boolean',
+    description: 'reload the job definitions when the folder changes',
+  },
+  {
     variable: 'PAW_OUTCOME_RETENTION_DAYS',
     path: ['outcomes', 'retentionDays'],
     parser: 'integer',

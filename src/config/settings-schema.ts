@@ -314,6 +314,11 @@ const httpSettings = z.strictObject({
 const jobsSettings = z.strictObject({
   /** Folder of job definitions (`*.yaml`). */
   dir: z.string().min(1).default('jobs'),
+  /**
+   * Reload the definitions when a file in the folder changes (schedulers and `paw start`);
+   * SIGHUP reloads either way. Off for a filesystem that sends no change events.
+   */
+  watch: z.boolean().default(true),
 });
 
 const outcomesSettings = z.strictObject({

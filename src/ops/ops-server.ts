@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Settings } from '../config/settings-schema.js';
+import { formatProblem } from '../definitions/definition-problem.js';
+import { DefinitionSet } from '../definitions/definition-set.js';
 import { JOB_KINDS, type JobDefinition } from '../definitions/job-definition.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { Logger } from '../log/logger.js';
@@ -38,7 +40,7 @@ export interface OpsServerOptions {
   readonly version: string;
   readonly metrics: PawMetrics;
   /** The definitions this process loaded (the dashboard lists them); a worker may have none. */
-  readonly definitions?: readonly JobDefinition[];
+  readonly definitions?: DefinitionSet | readonly JobDefinition[];
   /** The process's platform client, for `/readyz`; none for a process that never calls the platform. */
   readonly platform?: PlatformClient;
   /** Overrides `http.port` (0 = a free port, which tests and the demo use). */
@@ -151,6 +153,19 @@ interface RouteContext extends OpsServerOptions {
   readonly actions: OperatorActions;
 }
 
+/** `/readyz`'s word on the definitions: running as loaded, or a reload refused and why. */
+function definitionsCheck(definitions: DefinitionSet) {
+  const refused = definitions.refused();
+  const count = definitions.current().length;
+  if (refused === undefined) return { status: 'ok' as const, count };
+  return {
+    status: 'change refused' as const,
+    count,
+    refusedAt: refused.at,
+    problems: refused.problems.map(formatProblem),
+  };
+}
+
 async function registerRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
   const { metrics, queries, watched, settings } = context;
   const startedAt = Date.now();
@@ -160,12 +175,16 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
     queuesUi: true,
     refreshSeconds: context.refreshSeconds ?? 10,
   };
-  const sources = {
+  // The set a reload replaces: read at each request, never copied.
+  const definitionSet =
+    context.definitions === undefined ? undefined : DefinitionSet.from(context.definitions);
+  const pauses = new SchedulePauses(context.redis, settings.redis.prefix);
+  const sources = () => ({
     queries,
     queues: watched,
-    pauses: new SchedulePauses(context.redis, settings.redis.prefix),
-    ...(context.definitions === undefined ? {} : { definitions: context.definitions }),
-  };
+    pauses,
+    ...(definitionSet === undefined ? {} : { definitions: definitionSet.current() }),
+  });
 
   app.get('/healthz', async () => ({
     status: 'ok',
@@ -180,10 +199,15 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
       ...(context.platform === undefined ? {} : { platform: context.platform }),
     });
     const status = report.ready ? 'ready' : 'not ready';
+    // A refused reload does not make the process unready: the last valid set keeps running.
+    const detail =
+      definitionSet === undefined
+        ? report
+        : { ...report, definitions: definitionsCheck(definitionSet) };
     // What failed and why is for those who may see the dashboard.
     return reply
       .code(report.ready ? 200 : 503)
-      .send(request.opsUser === undefined ? { status } : { status, ...report });
+      .send(request.opsUser === undefined ? { status } : { status, ...detail });
   });
 
   app.get('/metrics', async (_request, reply) => {
@@ -192,11 +216,11 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   });
 
   app.get('/', async (_request, reply) => {
-    const model = await loadDashboardModel(sources);
+    const model = await loadDashboardModel(sources());
     return sendPage(reply, 'text/html; charset=utf-8', renderDashboardPage(model, page));
   });
   app.get('/dashboard/content', async (_request, reply) => {
-    const model = await loadDashboardModel(sources);
+    const model = await loadDashboardModel(sources());
     return sendPage(reply, 'text/html; charset=utf-8', renderDashboardContent(model, page).text);
   });
   app.get('/dashboard.css', async (_request, reply) =>
@@ -206,12 +230,12 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
     sendPage(reply, 'text/javascript; charset=utf-8', DASHBOARD_JS),
   );
 
-  app.get('/api/dashboard', async () => loadDashboardModel(sources));
+  app.get('/api/dashboard', async () => loadDashboardModel(sources()));
   app.get('/api/definitions', async (_request, reply) => {
-    if (context.definitions === undefined) {
+    if (definitionSet === undefined) {
       return reply.code(404).send({ error: 'this process loaded no job definitions (a worker)' });
     }
-    return loadDefinitionViews(queries, context.definitions, new Date());
+    return loadDefinitionViews(queries, definitionSet.current(), new Date());
   });
   app.get('/api/queues', async () => loadQueueViews(watched));
   app.get('/api/actions', async () => context.actions.list());

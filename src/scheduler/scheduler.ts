@@ -1,5 +1,6 @@
 import { createTask, type ScheduledTask } from 'node-cron';
 import type { Settings } from '../config/settings-schema.js';
+import { sameDefinition } from '../definitions/definition-set.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Logger } from '../log/logger.js';
 import { durationMs } from '../time/duration.js';
@@ -72,6 +73,8 @@ export class Scheduler {
   private readonly tracks: Track[] = [];
   private readonly clock: () => Date;
   private task: ScheduledTask | undefined;
+  /** Definitions to switch to at the next tick ({@link replaceDefinitions}). */
+  private nextDefinitions: readonly JobDefinition[] | undefined;
   private ticking: Promise<void> | undefined;
   private stopped = false;
 
@@ -87,37 +90,8 @@ export class Scheduler {
   async start(options: { readonly tick?: boolean } = {}): Promise<CatchUpSummary> {
     const now = this.clock();
     for (const definition of this.options.definitions) {
-      if (!definition.enabled) {
-        await this.options.coordinator.advanceCursor(definition.id, now);
-        continue;
-      }
-      const cursor = await this.options.coordinator.initCursor(definition.id, now);
-      const examineFrom = new Date(Math.max(cursor.getTime(), now.getTime() - MISSED_LOOKBACK_MS));
-      if (examineFrom > cursor) {
-        this.options.logger.warn(
-          {
-            definitionId: definition.id,
-            cursor: cursor.toISOString(),
-            examineFrom: examineFrom.toISOString(),
-          },
-          'fires more than 31 days old were missed and are not recorded one by one',
-        );
-      }
-      const schedule = CronSchedule.create(definition.schedule.cron, definition.schedule.timezone);
-      const upcoming = schedule.firesAfter(examineFrom);
-      const first = upcoming.next();
-      this.tracks.push({
-        definition,
-        schedule,
-        catchUpMs: durationMs(definition.schedule.catchUp),
-        jitterMs: optionalDurationMs(definition.schedule.jitter) ?? 0,
-        startDeadlineMs: optionalDurationMs(definition.schedule.startDeadline),
-        upcoming,
-        next: first.done === true ? undefined : first.value,
-        pending: [],
-        unrecordedMissed: 0,
-        lastErrorLogged: 0,
-      });
+      const track = await this.trackFor(definition, now);
+      if (track !== undefined) this.tracks.push(track);
     }
 
     let enqueued = 0;
@@ -148,6 +122,17 @@ export class Scheduler {
   }
 
   /**
+   * Runs `definitions` from the next tick on (a reload): a new definition starts from its cursor
+   * (now, for one never seen), a changed one is planned again from its cursor with its new
+   * schedule, an unchanged one keeps its state, and a removed or disabled one stops firing (its
+   * cursor moves to now, as at start-up, so a later return does not count its absence as
+   * missed fires). Runs already enqueued are not touched: their jobs carry their definition.
+   */
+  replaceDefinitions(definitions: readonly JobDefinition[]): void {
+    this.nextDefinitions = definitions;
+  }
+
+  /**
    * Handles every fire due by `now` (default: the clock). Concurrent calls share one pass.
    */
   tick(now?: Date): Promise<void> {
@@ -172,6 +157,11 @@ export class Scheduler {
   }
 
   private async tickOnce(now: Date): Promise<void> {
+    const replacement = this.nextDefinitions;
+    if (replacement !== undefined) {
+      this.nextDefinitions = undefined;
+      await this.applyDefinitions(replacement, now);
+    }
     await Promise.all(
       this.tracks.map(async (track) => {
         if (
@@ -183,6 +173,64 @@ export class Scheduler {
         await this.handleGuarded(track);
       }),
     );
+  }
+
+  /**
+   * A definition's track, its cursor initialised (a new definition starts from now); a disabled
+   * definition gets none and its cursor moves to now, so its fires are not missed later.
+   */
+  private async trackFor(definition: JobDefinition, now: Date): Promise<Track | undefined> {
+    if (!definition.enabled) {
+      await this.options.coordinator.advanceCursor(definition.id, now);
+      return undefined;
+    }
+    const cursor = await this.options.coordinator.initCursor(definition.id, now);
+    const examineFrom = new Date(Math.max(cursor.getTime(), now.getTime() - MISSED_LOOKBACK_MS));
+    if (examineFrom > cursor) {
+      this.options.logger.warn(
+        {
+          definitionId: definition.id,
+          cursor: cursor.toISOString(),
+          examineFrom: examineFrom.toISOString(),
+        },
+        'fires more than 31 days old were missed and are not recorded one by one',
+      );
+    }
+    const schedule = CronSchedule.create(definition.schedule.cron, definition.schedule.timezone);
+    const upcoming = schedule.firesAfter(examineFrom);
+    const first = upcoming.next();
+    return {
+      definition,
+      schedule,
+      catchUpMs: durationMs(definition.schedule.catchUp),
+      jitterMs: optionalDurationMs(definition.schedule.jitter) ?? 0,
+      startDeadlineMs: optionalDurationMs(definition.schedule.startDeadline),
+      upcoming,
+      next: first.done === true ? undefined : first.value,
+      pending: [],
+      unrecordedMissed: 0,
+      lastErrorLogged: 0,
+    };
+  }
+
+  /** Switches to a reloaded set of definitions (see {@link replaceDefinitions}). */
+  private async applyDefinitions(definitions: readonly JobDefinition[], now: Date): Promise<void> {
+    const current = new Map(this.tracks.map((track) => [track.definition.id, track]));
+    const tracks: Track[] = [];
+    for (const definition of definitions) {
+      const existing = current.get(definition.id);
+      current.delete(definition.id);
+      if (existing !== undefined && sameDefinition(existing.definition, definition)) {
+        tracks.push(existing);
+        continue;
+      }
+      const track = await this.trackFor(definition, now);
+      if (track !== undefined) tracks.push(track);
+    }
+    for (const removed of current.keys()) {
+      await this.options.coordinator.advanceCursor(removed, now);
+    }
+    this.tracks.splice(0, this.tracks.length, ...tracks);
   }
 
   /**

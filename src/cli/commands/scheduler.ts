@@ -1,11 +1,13 @@
 import { Command } from 'commander';
 import { startPawServices } from '../../app/start-paw-services.js';
+import { DefinitionSet } from '../../definitions/definition-set.js';
 import { displayPath } from '../../definitions/definition-problem.js';
 import { checkOptionsFrom, loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
+import { followDefinitionChanges } from '../follow-definitions.js';
 import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
 import { untilShutdownBegins } from '../until-signal.js';
 
@@ -20,7 +22,9 @@ export function schedulerCommand(): Command {
     .option('--jobs <dir>', 'folder of job definitions (default: jobs.dir, PAW_JOBS_DIR or ./jobs)')
     .addHelpText(
       'after',
-      '\nStops gracefully on SIGTERM or SIGINT (a second signal forces). Several replicas may run;\n' +
+      '\nReloads the job definitions when their folder changes and on SIGHUP (an invalid change is\n' +
+        'refused and the last valid set keeps running).\n' +
+        'Stops gracefully on SIGTERM or SIGINT (a second signal forces). Several replicas may run;\n' +
         'each fire is enqueued once. Fires missed while none ran are caught up within their\n' +
         "definition's catchUp window, or recorded as missed.",
     )
@@ -39,6 +43,7 @@ export function schedulerCommand(): Command {
           (disabled > 0 ? ` (${disabled} disabled)` : ''),
       );
 
+      const definitionSet = new DefinitionSet(definitions);
       const shutdown = new Shutdown({ logger });
       shutdown.installSignalHandlers();
       const stopped = untilShutdownBegins(shutdown);
@@ -47,7 +52,7 @@ export function schedulerCommand(): Command {
       try {
         const { scheduler: service } = await startPawServices({
           settings,
-          definitions,
+          definitions: definitionSet,
           logger,
           shutdown,
           metrics,
@@ -71,9 +76,10 @@ export function schedulerCommand(): Command {
           shutdown,
           metrics,
           role: 'scheduler',
-          definitions,
+          definitions: definitionSet,
           status,
         });
+        followDefinitionChanges({ settings, definitions: definitionSet, logger, shutdown, status });
         status(
           `ready (replica ${service.replica})` +
             (next?.next === undefined

@@ -1,10 +1,12 @@
 import { Command } from 'commander';
 import { startPawServices } from '../../app/start-paw-services.js';
+import { DefinitionSet } from '../../definitions/definition-set.js';
 import { displayPath } from '../../definitions/definition-problem.js';
 import { checkOptionsFrom, loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { loadCommandSettings } from '../command-settings.js';
+import { followDefinitionChanges } from '../follow-definitions.js';
 import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
 import { parseKindList, untilShutdownBegins } from '../until-signal.js';
 
@@ -28,7 +30,10 @@ export function startCommand(): Command {
         '  $ paw start --jobs /etc/paw/jobs    # another folder of definitions\n' +
         '\nSIGTERM or SIGINT: the workers stop taking jobs and drain (worker.shutdownGraceMs), the\n' +
         'scheduler stops ticking; a second signal forces exit. Fires missed while nothing ran are\n' +
-        "caught up within their definition's catchUp window.",
+        "caught up within their definition's catchUp window.\n" +
+        '\nA change in the folder of definitions, or SIGHUP, reloads them: an invalid change is refused\n' +
+        'and the last valid set keeps running; runs already started finish with the definition they\n' +
+        'started with.',
     )
     .action(async (options: { jobs?: string; kinds?: string[] }) => {
       const { settings } = await loadCommandSettings(options);
@@ -44,6 +49,7 @@ export function startCommand(): Command {
         `${definitions.length} definition${definitions.length === 1 ? '' : 's'} from ${displayPath(settings.jobs.dir)}`,
       );
 
+      const definitionSet = new DefinitionSet(definitions);
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
       shutdown.installSignalHandlers();
       const stopped = untilShutdownBegins(shutdown);
@@ -51,7 +57,7 @@ export function startCommand(): Command {
       try {
         const { scheduler, workers } = await startPawServices({
           settings,
-          definitions,
+          definitions: definitionSet,
           logger,
           shutdown,
           metrics,
@@ -63,10 +69,11 @@ export function startCommand(): Command {
           shutdown,
           metrics,
           role: 'start',
-          definitions,
+          definitions: definitionSet,
           platform: workers.platform,
           status,
         });
+        followDefinitionChanges({ settings, definitions: definitionSet, logger, shutdown, status });
         const { catchUp } = scheduler;
         status(
           `scheduler caught up (${catchUp.enqueued} enqueued, ${catchUp.missed} missed); ` +

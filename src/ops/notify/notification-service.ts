@@ -1,5 +1,6 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Settings } from '../../config/settings-schema.js';
+import type { DefinitionSet } from '../../definitions/definition-set.js';
 import type { JobDefinition } from '../../definitions/job-definition.js';
 import type { Shutdown } from '../../lifecycle/shutdown.js';
 import type { Logger } from '../../log/logger.js';
@@ -19,7 +20,7 @@ import { attemptNumber, isLastAttempt } from '../../processing/step-job.js';
 export interface NotificationServiceOptions {
   readonly settings: Settings;
   /** This process's definitions: notifications are sent for these (their webhook URLs live here). */
-  readonly definitions: readonly JobDefinition[];
+  readonly definitions: DefinitionSet | readonly JobDefinition[];
   readonly logger: Logger;
   readonly shutdown: Shutdown;
   readonly userAgent: string;

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings-schema.js';
+import { DefinitionSet } from '../../definitions/definition-set.js';
 import type { JobDefinition } from '../../definitions/job-definition.js';
 import { FAILURE_STATUSES } from '../../definitions/notify-schema.js';
 import type { Logger } from '../../log/logger.js';
@@ -16,7 +17,7 @@ export interface RunNotifierOptions {
   readonly redis: Redis;
   readonly settings: Settings;
   /** The definitions of this process: the only place a webhook URL is known. */
-  readonly definitions: readonly JobDefinition[];
+  readonly definitions: DefinitionSet | readonly JobDefinition[];
   readonly sender: WebhookSender;
   readonly logger: Logger;
 }
@@ -36,14 +37,12 @@ const FAILURE_SET = new Set<string>(FAILURE_STATUSES);
  * retention) is set after a delivery and checked before one, so a repeated job sends nothing.
  */
 export class RunNotifier {
-  private readonly definitions: ReadonlyMap<string, JobDefinition>;
+  private readonly definitions: DefinitionSet;
   private readonly queries: OutcomeQueries;
   private readonly store: OutcomeStore;
 
   constructor(private readonly options: RunNotifierOptions) {
-    this.definitions = new Map(
-      options.definitions.map((definition) => [definition.id, definition]),
-    );
+    this.definitions = DefinitionSet.from(options.definitions);
     this.queries = new OutcomeQueries(options.redis, options.settings.redis.prefix);
     this.store = new OutcomeStore(options.redis, options.settings.redis.prefix);
   }
@@ -59,7 +58,7 @@ export class RunNotifier {
       logger.debug({ runId }, 'notification of a run that no longer exists: nothing to send');
       return 'not-needed';
     }
-    const webhook = this.definitions.get(run.definitionId)?.notify?.webhook;
+    const webhook = this.definitions.lastKnown(run.definitionId)?.notify?.webhook;
     if (webhook === undefined) return 'not-configured';
     if (isActiveStatus(run.status)) {
       throw new RunStillActiveError(`run ${runId} has not ended yet (${run.status})`);
