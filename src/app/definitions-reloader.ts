@@ -3,6 +3,7 @@ import { formatProblem } from '../definitions/definition-problem.js';
 import type { DefinitionSet } from '../definitions/definition-set.js';
 import { checkDefinitions, type CheckOptions } from '../definitions/load-definitions.js';
 import type { Logger } from '../log/logger.js';
+import type { ReloadResult } from '../ops/metrics/definition-metrics.js';
 
 /**
  * How long the folder must be quiet before it is read again: an editor's save, a `git pull` or a
@@ -20,6 +21,8 @@ export interface DefinitionsReloaderOptions {
   readonly watch: boolean;
   /** A status line for the operator's terminal (`paw scheduler: …`). */
   readonly status: (line: string) => void;
+  /** Told what each reload came to (metrics). */
+  readonly onReload?: (result: ReloadResult, count: number) => void;
 }
 
 export interface DefinitionsReloader {
@@ -52,6 +55,7 @@ export function startDefinitionsReloader(options: DefinitionsReloaderOptions): D
         { dir: report.dir, problems },
         'job definitions change refused; the last valid set keeps running',
       );
+      options.onReload?.('refused', definitions.current().length);
       status(
         `definitions change refused (${problems.length} problem${problems.length === 1 ? '' : 's'}); ` +
           `still running the last valid set:\n  ${problems.join('\n  ')}`,
@@ -61,6 +65,7 @@ export function startDefinitionsReloader(options: DefinitionsReloaderOptions): D
     const wasRefused = definitions.refused() !== undefined;
     const changes = definitions.replace(report.definitions.map((loaded) => loaded.definition));
     const changed = changes.added.length + changes.removed.length + changes.changed.length;
+    options.onReload?.(changed === 0 ? 'unchanged' : 'applied', definitions.current().length);
     if (changed === 0) {
       if (wasRefused) status('definitions valid again (unchanged from the running set)');
       return;

@@ -4,6 +4,7 @@ import type { DefinitionSet } from '../definitions/definition-set.js';
 import { checkOptionsFrom } from '../definitions/load-definitions.js';
 import type { Shutdown } from '../lifecycle/shutdown.js';
 import type { Logger } from '../log/logger.js';
+import type { PawMetrics } from '../ops/metrics/paw-metrics.js';
 
 /**
  * Keeps a scheduling process's definitions in step with `jobs.dir` (on change when
@@ -15,6 +16,7 @@ export function followDefinitionChanges(options: {
   readonly logger: Logger;
   readonly shutdown: Shutdown;
   readonly status: (line: string) => void;
+  readonly metrics: PawMetrics;
 }): void {
   const { settings } = options;
   const reloader = startDefinitionsReloader({
@@ -24,6 +26,8 @@ export function followDefinitionChanges(options: {
     logger: options.logger,
     watch: settings.jobs.watch,
     status: options.status,
+    onReload: (result, count) => options.metrics.definitions.reloaded(result, count),
   });
+  options.metrics.definitions.started(options.definitions.current().length);
   options.shutdown.add('definitions reloader', () => reloader.close());
 }

@@ -112,6 +112,9 @@ describe('reloading job definitions without a restart (two real scheduler replic
           problems: [expect.stringMatching(/alpha\.yaml:4:19: schedule\.cron: "nope"/) as unknown],
         },
       });
+      const metricsText = async (): Promise<string> =>
+        (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(await metricsText()).toMatch(/^paw_definitions_change_refused 1$/m);
       const refusedAt = Date.now();
       await waitFor('alpha still fires', () => firedAfter('alpha', refusedAt + 1000));
 
@@ -128,6 +131,11 @@ describe('reloading job definitions without a restart (two real scheduler replic
       );
       const removedAt = Date.now();
       expect(await readyz()).toMatchObject({ definitions: { status: 'ok', count: 1 } });
+      const after = await metricsText();
+      expect(after).toMatch(/^paw_definitions_change_refused 0$/m);
+      expect(after).toMatch(/^paw_definitions_loaded 1$/m);
+      expect(after).toMatch(/^paw_definitions_reloads_total\{result="applied"\} 2$/m);
+      expect(after).toMatch(/^paw_definitions_reloads_total\{result="refused"\} [1-9]/m);
       await waitFor('beta fires after the removal', () => firedAfter('beta', removedAt + 2000));
       expect(await firedAfter('alpha', removedAt + 1000)).toBe(false);
     } finally {

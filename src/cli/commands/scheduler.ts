@@ -79,7 +79,14 @@ export function schedulerCommand(): Command {
           definitions: definitionSet,
           status,
         });
-        followDefinitionChanges({ settings, definitions: definitionSet, logger, shutdown, status });
+        followDefinitionChanges({
+          settings,
+          definitions: definitionSet,
+          logger,
+          shutdown,
+          status,
+          metrics,
+        });
         status(
           `ready (replica ${service.replica})` +
             (next?.next === undefined

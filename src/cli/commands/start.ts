@@ -73,7 +73,14 @@ export function startCommand(): Command {
           platform: workers.platform,
           status,
         });
-        followDefinitionChanges({ settings, definitions: definitionSet, logger, shutdown, status });
+        followDefinitionChanges({
+          settings,
+          definitions: definitionSet,
+          logger,
+          shutdown,
+          status,
+          metrics,
+        });
         const { catchUp } = scheduler;
         status(
           `scheduler caught up (${catchUp.enqueued} enqueued, ${catchUp.missed} missed); ` +

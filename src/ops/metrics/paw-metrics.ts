@@ -1,4 +1,5 @@
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { DefinitionMetrics } from './definition-metrics.js';
 import { JobMetrics } from './job-metrics.js';
 import { NotificationMetrics } from './notification-metrics.js';
 import { OutcomeMetrics } from './outcome-metrics.js';
@@ -23,6 +24,7 @@ export class PawMetrics {
   readonly jobs: JobMetrics;
   readonly queues: QueueMetrics;
   readonly notifications: NotificationMetrics;
+  readonly definitions: DefinitionMetrics;
 
   /**
    * @param labels added to every metric (e.g. `{ role: 'worker' }`).
@@ -58,6 +60,7 @@ export class PawMetrics {
     this.jobs = new JobMetrics(this.registry);
     this.queues = new QueueMetrics(this.registry);
     this.notifications = new NotificationMetrics(this.registry);
+    this.definitions = new DefinitionMetrics(this.registry);
   }
 
   /** The Prometheus text exposition of every metric. */
