@@ -70,23 +70,10 @@ export function schedulerCommand(): Command {
           .nextFires()
           .filter((entry) => entry.next !== undefined)
           .sort((a, b) => (a.next?.getTime() ?? 0) - (b.next?.getTime() ?? 0))[0];
-        await serveOps({
-          settings,
-          logger,
-          shutdown,
-          metrics,
-          role: 'scheduler',
-          definitions: definitionSet,
-          status,
-        });
-        followDefinitionChanges({
-          settings,
-          definitions: definitionSet,
-          logger,
-          shutdown,
-          status,
-          metrics,
-        });
+        // The same process context serves the ops server and follows definition changes.
+        const context = { settings, logger, shutdown, metrics, definitions: definitionSet, status };
+        await serveOps({ ...context, role: 'scheduler' });
+        followDefinitionChanges(context);
         status(
           `ready (replica ${service.replica})` +
             (next?.next === undefined

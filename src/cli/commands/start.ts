@@ -63,24 +63,10 @@ export function startCommand(): Command {
           metrics,
           workers: { kinds: options.kinds },
         });
-        await serveOps({
-          settings,
-          logger,
-          shutdown,
-          metrics,
-          role: 'start',
-          definitions: definitionSet,
-          platform: workers.platform,
-          status,
-        });
-        followDefinitionChanges({
-          settings,
-          definitions: definitionSet,
-          logger,
-          shutdown,
-          status,
-          metrics,
-        });
+        // The same process context serves the ops server and follows definition changes.
+        const context = { settings, logger, shutdown, metrics, definitions: definitionSet, status };
+        await serveOps({ ...context, role: 'start', platform: workers.platform });
+        followDefinitionChanges(context);
         const { catchUp } = scheduler;
         status(
           `scheduler caught up (${catchUp.enqueued} enqueued, ${catchUp.missed} missed); ` +
