@@ -7,7 +7,8 @@ import { judgeDemoRuns, type EndedRun } from '../../src/demo/demo-verdict.js';
 import { checkDefinitions } from '../../src/definitions/load-definitions.js';
 import type { ItemRecord, RunRecord } from '../../src/outcomes/outcome-records.js';
 import { CronSchedule } from '../../src/cron/cron-schedule.js';
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../src/simulator/simulator.js';
+import { startSimulatorKit, type SimulatorKit } from '../support/simulator-kit.js';
 
 const COUNTS = {
   total: 0,
@@ -50,13 +51,14 @@ function item(status: ItemRecord['status'], extra: Partial<ItemRecord> = {}): It
 }
 
 describe('the demo definitions', () => {
+  let kit: SimulatorKit;
   let sim: SimulatorHandle;
   beforeAll(async () => {
-    sim = await startSimulator({ workloads: 20 });
+    // The demo's own simulator is rate-limited; so is this one (the kit's default is not).
+    kit = await startSimulatorKit({ workloads: 20, rateLimit: { requestsPerSecond: 50 } }, 'demo');
+    sim = kit.sim;
   });
-  afterAll(async () => {
-    await sim.stop();
-  });
+  afterAll(() => kit.close());
 
   it('validate through the real loader, and fire a few seconds after the start', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'paw-demo-test-'));

@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,9 +7,10 @@ import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../../src/ops/ops-server.js';
 import { createPlatformClient } from '../../src/platform/platform-client.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../src/simulator/simulator.js';
 import { captureLogs } from '../support/log-capture.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { startSimulatorKit, type SimulatorKit } from '../support/simulator-kit.js';
 
 interface Readiness {
   status: string;
@@ -25,17 +25,15 @@ async function get(url: string): Promise<{ status: number; body: unknown }> {
 
 describe('/healthz and /readyz', () => {
   const logs = captureLogs('debug');
+  let kit: SimulatorKit;
   let sim: SimulatorHandle;
   let dir: string;
 
   beforeAll(async () => {
-    sim = await startSimulator({ workloads: 5, rateLimit: { requestsPerSecond: 0 } });
-    dir = await mkdtemp(join(tmpdir(), 'paw-health-'));
+    kit = await startSimulatorKit({ workloads: 5 }, 'health');
+    ({ sim, dir } = kit);
   });
-  afterAll(async () => {
-    await sim.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => kit.close());
 
   /** An ops server with a platform client whose credentials file holds `secret`. */
   async function serve(

@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/load-settings.js';
@@ -12,10 +9,11 @@ import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
 import { isPlatformError } from '../../src/platform/http/platform-errors.js';
 import { waitForSnapshotJob } from '../../src/platform/jobs/wait-for-snapshot-job.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../src/simulator/simulator.js';
 import { captureLogs } from '../support/log-capture.js';
 import { parsePrometheusText, sumOf, type Exposition } from '../support/prometheus-text.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { startSimulatorKit, type SimulatorKit } from '../support/simulator-kit.js';
 
 /**
  * The metrics of a process that ran real snapshot runs against the simulator: the page must be
@@ -26,6 +24,7 @@ describe('/metrics', () => {
   const logs = captureLogs('info');
   const redis = connectTestRedis();
   let sim: SimulatorHandle;
+  let kit: SimulatorKit;
   let dir: string;
   let settings: Settings;
   let metrics: PawMetrics;
@@ -33,17 +32,18 @@ describe('/metrics', () => {
   let server: OpsServer;
 
   beforeAll(async () => {
-    sim = await startSimulator({
-      workloads: 40,
-      timeScale: 2000,
-      rateLimit: { requestsPerSecond: 0 },
-      jobs: { failureRate: 0.3, cancelRate: 0.1 },
-      // A burst of 429s that the client's retries ride out: they must show up as 429s.
-      faults: { operations: { getWorkload: { tooManyRequestsRate: 1, times: 3 } } },
-    });
-    dir = await mkdtemp(join(tmpdir(), 'paw-metrics-'));
-    const credentialsFile = join(dir, 'sa.json');
-    await writeFile(credentialsFile, JSON.stringify(sim.credentials), { mode: 0o600 });
+    kit = await startSimulatorKit(
+      {
+        timeScale: 2000,
+        jobs: { failureRate: 0.3, cancelRate: 0.1 },
+        // A burst of 429s that the client's retries ride out: they must show up as 429s.
+        faults: { operations: { getWorkload: { tooManyRequestsRate: 1, times: 3 } } },
+      },
+      'metrics',
+    );
+    sim = kit.sim;
+    dir = kit.dir;
+    const credentialsFile = kit.credentialsFile;
     settings = (
       await loadSettings({
         cwd: dir,
@@ -77,9 +77,8 @@ describe('/metrics', () => {
   afterAll(async () => {
     await server.close();
     await platform.close();
-    await sim.stop();
+    await kit.close();
     redis.disconnect();
-    await rm(dir, { recursive: true, force: true });
   });
 
   /** What a snapshot processor does, in process: trigger, wait, record; then finish the run. */

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +6,8 @@ import {
   startPrivateRedisServer,
   type PrivateRedisServer,
 } from '../../src/redis/private-redis-server.js';
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
 import { PawProcess } from '../support/paw-process.js';
+import { startSimulatorKit, type SimulatorKit } from '../support/simulator-kit.js';
 
 const OLD_PASSWORD = 'old-redis-pass-7c1d9a';
 const NEW_PASSWORD = 'new-redis-pass-42be5f';
@@ -20,21 +19,20 @@ const NEW_PASSWORD = 'new-redis-pass-42be5f';
  */
 describe('a Redis password changed under a running paw', () => {
   let redis: PrivateRedisServer;
-  let sim: SimulatorHandle;
+  let kit: SimulatorKit;
   let dir: string;
   let paw: PawProcess;
 
   beforeAll(async () => {
     redis = await startPrivateRedisServer({ extraArgs: ['--requirepass', OLD_PASSWORD] });
-    sim = await startSimulator({ workloads: 10, rateLimit: { requestsPerSecond: 0 } });
-    dir = await mkdtemp(join(tmpdir(), 'paw-redis-password-'));
-    await writeFile(join(dir, 'sa.json'), JSON.stringify(sim.credentials), { mode: 0o600 });
+    kit = await startSimulatorKit({ workloads: 10 }, 'redis-password');
+    dir = kit.dir;
     await mkdir(join(dir, 'jobs'));
     paw = new PawProcess(['start'], {
       cwd: dir,
       env: {
         PAW_REDIS_URL: `redis://:${OLD_PASSWORD}@127.0.0.1:${redis.port}`,
-        PAW_CREDENTIALS_FILE: join(dir, 'sa.json'),
+        PAW_CREDENTIALS_FILE: kit.credentialsFile,
         PAW_JOBS_DIR: join(dir, 'jobs'),
       },
     });
@@ -43,9 +41,8 @@ describe('a Redis password changed under a running paw', () => {
 
   afterAll(async () => {
     await paw?.stop('SIGKILL');
-    await sim?.stop();
+    await kit?.close();
     await redis?.stop();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('logs the cause as JSON, a few times, and never the password', async () => {

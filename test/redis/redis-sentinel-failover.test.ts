@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSentinelRedis, type SentinelRedis } from '../support/sentinel-redis.js';
-import { waitFor } from '../worker/support/wait-for.js';
 import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
 import { systemTool } from '../support/system-tool.js';
+import { eventually } from '../support/eventually.js';
 
 const TOOL = systemTool(
   'redis-sentinel',
@@ -52,15 +52,15 @@ describe.skipIf(!TOOL.available)('Redis Sentinel failover during a snapshot nigh
       maxWait: '1h',
     });
     // Mid-night: some items ended, most not.
-    await waitFor(
+    await eventually(
       'five items to succeed',
       async () => ((await kit.outcomes.getRun(runId))?.counts.succeeded ?? 0) >= 5,
     );
     await sentinel.primary.kill('SIGKILL');
-    await waitFor(
+    await eventually(
       'Sentinel to promote the replica',
       async () => (await sentinel.currentPrimary()) === `127.0.0.1:${sentinel.replica.port}`,
-      30_000,
+      { timeoutMs: 30_000 },
     );
 
     const run = await kit.waitForRun(runId, 120_000);

@@ -4,7 +4,7 @@ import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { jobsFolder } from '../support/definitions.js';
 import { PawProcess, runPaw } from '../support/paw-process.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { waitFor } from '../worker/support/wait-for.js';
+import { eventually } from '../support/eventually.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -42,7 +42,7 @@ describe('paw backfill (real processes, a live scheduler)', () => {
     const scheduler = new PawProcess(['scheduler'], { env, cwd: dir });
     try {
       await scheduler.waitForStderr(/ready \(replica/, 60_000);
-      await waitFor('three scheduled fires', async () => (await runs()).length >= 3);
+      await eventually('three scheduled fires', async () => (await runs()).length >= 3);
       // To now, while the scheduler keeps firing the same times.
       const first = await runPaw(
         ['backfill', 'every-second', '--from', from.toISOString(), '--json'],

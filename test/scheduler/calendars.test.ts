@@ -14,7 +14,7 @@ import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { jobsFolder } from '../support/definitions.js';
 import { PawProcess, runPaw } from '../support/paw-process.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { waitFor } from '../worker/support/wait-for.js';
+import { eventually } from '../support/eventually.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -166,7 +166,7 @@ keepForever: true
     ];
     try {
       await Promise.all(replicas.map((r) => r.waitForStderr(/ready \(replica/, 60_000)));
-      await waitFor(
+      await eventually(
         'four fires',
         async () => (await queries.listRuns({ definitionId: 'every-second' })).length >= 4,
       );

@@ -17,7 +17,7 @@ import type { RunRecord } from '../../src/outcomes/outcome-records.js';
 import { jobsFolder } from '../support/definitions.js';
 import { PawProcess } from '../support/paw-process.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { waitFor } from '../worker/support/wait-for.js';
+import { eventually } from '../support/eventually.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -76,30 +76,33 @@ describe('reloading job definitions without a restart (two real scheduler replic
       (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as Record<string, unknown>;
     try {
       await Promise.all(replicas.map((r) => r.waitForStderr(/ready \(replica/, 60_000)));
-      await waitFor('alpha fires', () => firedAfter('alpha', 0));
+      await eventually('alpha fires', () => firedAfter('alpha', 0));
 
       // 1. A new file: the watching replica picks it up by itself, the other on SIGHUP.
       await writeFile(join(dir, 'beta.yaml'), everySecond('beta'));
-      await waitFor(
+      await eventually(
         'the watcher reloads',
         async () => count(watching, /definitions reloaded: added beta/) === 1,
       );
       hangUp.child.kill('SIGHUP');
-      await waitFor(
+      await eventually(
         'SIGHUP reloads',
         async () => count(hangUp, /definitions reloaded: added beta/) === 1,
       );
       expect(hangUp.stderr).toMatch(/SIGHUP: reading the job definitions again/);
-      await waitFor('beta fires', () => firedAfter('beta', 0));
+      await eventually('beta fires', () => firedAfter('beta', 0));
 
       // 2. A broken change is refused, with its problem; the last valid set keeps firing.
       await writeFile(
         join(dir, 'alpha.yaml'),
         everySecond('alpha').replace('"* * * * * *"', '"nope"'),
       );
-      await waitFor('the refusal', async () => count(watching, /definitions change refused/) >= 1);
+      await eventually(
+        'the refusal',
+        async () => count(watching, /definitions change refused/) >= 1,
+      );
       hangUp.child.kill('SIGHUP');
-      await waitFor(
+      await eventually(
         'the refusal on SIGHUP',
         async () => count(hangUp, /definitions change refused/) >= 1,
       );
@@ -116,16 +119,16 @@ describe('reloading job definitions without a restart (two real scheduler replic
         (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       expect(await metricsText()).toMatch(/^paw_definitions_change_refused 1$/m);
       const refusedAt = Date.now();
-      await waitFor('alpha still fires', () => firedAfter('alpha', refusedAt + 1000));
+      await eventually('alpha still fires', () => firedAfter('alpha', refusedAt + 1000));
 
       // 3. Removing alpha (and so the broken file): alpha stops firing, beta goes on.
       await rm(join(dir, 'alpha.yaml'));
-      await waitFor(
+      await eventually(
         'the removal',
         async () => count(watching, /definitions reloaded: removed alpha/) === 1,
       );
       hangUp.child.kill('SIGHUP');
-      await waitFor(
+      await eventually(
         'the removal on SIGHUP',
         async () => count(hangUp, /definitions reloaded: removed alpha/) === 1,
       );
@@ -136,7 +139,7 @@ describe('reloading job definitions without a restart (two real scheduler replic
       expect(after).toMatch(/^paw_definitions_loaded 1$/m);
       expect(after).toMatch(/^paw_definitions_reloads_total\{result="applied"\} 2$/m);
       expect(after).toMatch(/^paw_definitions_reloads_total\{result="refused"\} [1-9]/m);
-      await waitFor('beta fires after the removal', () => firedAfter('beta', removedAt + 2000));
+      await eventually('beta fires after the removal', () => firedAfter('beta', removedAt + 2000));
       expect(await firedAfter('alpha', removedAt + 1000)).toBe(false);
     } finally {
       await Promise.all(replicas.map((replica) => replica.stop('SIGTERM')));

@@ -1,26 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Secret } from '../../src/config/secret.js';
 import { settingsSchema, type Settings } from '../../src/config/settings-schema.js';
 import type { JobDefinition } from '../../src/definitions/job-definition.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
-import { writeCredentialsFile } from '../../src/platform/auth/credentials-file.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import { jitterOffsetMs } from '../../src/scheduler/fire-jitter.js';
 import { RunFirer } from '../../src/scheduler/run-firer.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
 import { exampleDefinition } from '../support/definitions.js';
 import type { PawFleet } from '../support/paw-fleet.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
 import { testFleet } from '../processors/support/paw-fleet.js';
+import { startSimulatorKit, type SimulatorKit } from '../support/simulator-kit.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -169,33 +164,19 @@ describe('schedule.startDeadline', () => {
   });
 
   describe('a run no worker took in time (real paw worker process)', () => {
-    let sim: SimulatorHandle;
-    let dir: string;
+    let kit: SimulatorKit;
     let fleet: PawFleet | undefined;
 
     beforeAll(async () => {
-      sim = await startSimulator({
-        workloads: 4,
-        timeScale: 1000,
-        rateLimit: { requestsPerSecond: 0 },
-      });
-      dir = await mkdtemp(join(tmpdir(), 'paw-deadline-'));
+      kit = await startSimulatorKit({ workloads: 4, timeScale: 1000 }, 'deadline');
     });
     afterAll(async () => {
       await fleet?.stop();
-      await sim?.stop();
-      await rm(dir, { recursive: true, force: true });
+      await kit?.close();
     });
 
     it('is recorded missed with the reason when a worker finally takes it, and never runs', async () => {
-      const credentialsFile = join(dir, 'sa.json');
-      await writeCredentialsFile(credentialsFile, {
-        clientId: sim.credentials.client_id,
-        clientSecret: new Secret(sim.credentials.client_secret),
-        name: sim.credentials.name,
-        accessTokenUri: sim.credentials.access_token_uri,
-      });
-      fleet = await testFleet(redis, { credentialsFile, label: 'deadline' });
+      fleet = await testFleet(redis, { credentialsFile: kit.credentialsFile, label: 'deadline' });
       const settings = fleet.settings;
       const queues = new RunQueues(redis, settings);
       const store = new OutcomeStore(redis, settings.redis.prefix);

@@ -5,7 +5,7 @@ import type { RunRecord } from '../../src/outcomes/outcome-records.js';
 import { jobsFolder } from '../support/definitions.js';
 import { PawProcess, runPaw } from '../support/paw-process.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { waitFor } from '../worker/support/wait-for.js';
+import { eventually } from '../support/eventually.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -39,7 +39,7 @@ describe('paw schedules pause / unpause with two scheduler replicas (real proces
     ];
     try {
       await Promise.all(replicas.map((r) => r.waitForStderr(/ready \(replica/, 60_000)));
-      await waitFor('two fires', async () => (await runs()).length >= 2);
+      await eventually('two fires', async () => (await runs()).length >= 2);
 
       const paused = await paw([
         'schedules',
@@ -75,7 +75,7 @@ describe('paw schedules pause / unpause with two scheduler replicas (real proces
       }[];
       expect(listed).toEqual([expect.objectContaining({ id: 'every-second', paused: true })]);
 
-      await waitFor(
+      await eventually(
         'three paused fires',
         async () => (await runs()).filter((run) => run.status === 'skipped').length >= 3,
       );
@@ -86,7 +86,7 @@ describe('paw schedules pause / unpause with two scheduler replicas (real proces
       expect(JSON.parse(notAgain.stdout)).toMatchObject({ changed: false });
 
       // --until: the pause ends by itself.
-      await waitFor('a fire after the unpause', async () =>
+      await eventually('a fire after the unpause', async () =>
         (await runs()).some(
           (run) => Date.parse(run.fireTime) > unpausedAt + 1000 && run.status === 'queued',
         ),
@@ -102,7 +102,7 @@ describe('paw schedules pause / unpause with two scheduler replicas (real proces
       ]);
       expect(timed.code, timed.stderr).toBe(0);
       const timedAt = Date.now();
-      await waitFor('a fire after the timed pause ended', async () =>
+      await eventually('a fire after the timed pause ended', async () =>
         (await runs()).some(
           (run) => Date.parse(run.fireTime) > timedAt + 3500 && run.status === 'queued',
         ),

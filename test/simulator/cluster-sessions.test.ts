@@ -2,7 +2,8 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type HttpResult } from './http.js';
-import { startTestSimulator, waitFor, type TestSimulator } from './simulator-fixture.js';
+import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -25,7 +26,7 @@ describe('cluster sessions', () => {
       clientSecret: t.fixtures.personalAccessToken.clientSecret,
     };
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   const saSession = (baseUrl: string, credentials: unknown = sa): Promise<HttpResult> =>
     call('POST', `${baseUrl}/api/v1/service_account/session`, { json: credentials });
@@ -195,7 +196,7 @@ describe('cluster session expiry under a time scale', () => {
       clusterSessionCap: 1,
     });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('expires sessions in real time and stops counting them against the cap', async () => {
     const cluster = t.fixtures.clusters[0]?.baseUrl ?? '';
@@ -210,12 +211,12 @@ describe('cluster session expiry under a time scale', () => {
       (await call('POST', `${cluster}/api/v1/service_account/session`, { json: credentials }))
         .status,
     ).toBe(403);
-    const expired = await waitFor(async () => {
+    const expired = await eventually('the session to expire', async () => {
       const response = await call('GET', `${cluster}/api/v1/cluster/me`, {
         token: first.body.token as string,
       });
       return response.status === 401 ? response : undefined;
-    }, 'the session to expire');
+    });
     expect(expired.body.message).toMatch(/expired/);
     expect(
       (await call('POST', `${cluster}/api/v1/service_account/session`, { json: credentials }))

@@ -1,7 +1,8 @@
 // Conformance tests read JSON bodies of many shapes and assert each: `any` is the honest type.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSimulator, waitFor, type TestSimulator } from './simulator-fixture.js';
+import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 interface Event {
   id: string;
@@ -19,7 +20,7 @@ describe('clusters', () => {
   beforeAll(async () => {
     t = await startTestSimulator({ clusters: 7, seed: 2 });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('lists clusters with the record fields, in name order', async () => {
     const response = await t.rest('GET', '/clusters');
@@ -118,7 +119,7 @@ describe('events', () => {
       },
     });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('lists job events newest first, filters them, and pages through them', async () => {
     const vm = t.fixtures.workloads.samples.vsphereVm ?? '';
@@ -133,10 +134,10 @@ describe('events', () => {
       jobIds.push(response.body.data.id as string);
     }
     // 12 jobs, 3 events each once all have ended.
-    const all = await waitFor(async () => {
+    const all = await eventually('every job to end', async () => {
       const response = await t.rest('GET', '/events?type=BACKUP&first=1000');
       return response.body.data.count === 36 ? (response.body.data.nodes as Event[]) : undefined;
-    }, 'every job to end');
+    });
     const times = all.map((event) => Date.parse(event.time));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(new Set(all.map((event) => event.jobId))).toEqual(new Set(jobIds));

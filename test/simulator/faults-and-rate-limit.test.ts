@@ -3,7 +3,8 @@
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './http.js';
-import { startTestSimulator, waitFor, type TestSimulator } from './simulator-fixture.js';
+import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 const UPSTREAM = { code: 14, message: 'upstream connect error or disconnect/reset before headers' };
 
@@ -20,7 +21,7 @@ describe('faults on demand', () => {
   afterEach(async () => {
     await t.api('PUT', '/_sim/faults', { json: {} });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   const setFaults = async (faults: unknown) => {
     const response = await t.api('PUT', '/_sim/faults', { json: faults });
@@ -181,7 +182,7 @@ describe('faults on demand', () => {
         200,
       );
     } finally {
-      await other.sim.stop();
+      await other.close();
     }
   });
 });
@@ -192,7 +193,7 @@ describe('the rate limit', () => {
   beforeAll(async () => {
     t = await startTestSimulator({ workloads: 5, rateLimit: { requestsPerSecond: 5, burst: 5 } });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('answers a bare 429 without Retry-After once the bucket is empty, and refills', async () => {
     const admin = t.fixtures.serviceAccounts.admin;
@@ -214,10 +215,10 @@ describe('the rate limit', () => {
     for (let index = 0; index < 20; index++) {
       expect((await call('GET', `${cluster}/api/v1/cluster/me/version`)).status).toBe(200);
     }
-    await waitFor(async () => {
+    await eventually('the bucket to refill', async () => {
       const response = await t.api('POST', '/api/client_token', { json: admin });
       return response.status === 200 ? true : undefined;
-    }, 'the bucket to refill');
+    });
   });
 
   it('can be changed and turned off at run time', async () => {

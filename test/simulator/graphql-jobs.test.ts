@@ -1,7 +1,8 @@
 // Conformance tests read JSON bodies of many shapes and assert each: `any` is the honest type.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-explicit-any */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSimulator, waitFor, type TestSimulator } from './simulator-fixture.js';
+import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * The GraphQL operations of paw's jobs (docs/platform-model.md), served from the same state as
@@ -21,7 +22,7 @@ describe('GraphQL: the operations of paw jobs', () => {
     admin = await t.token('admin');
     readOnly = await t.token('readOnly');
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   const graphql = async (query: string, variables: Record<string, unknown> = {}, token = admin) => {
     const response = await t.api('POST', '/api/graphql', { token, json: { query, variables } });
@@ -120,11 +121,11 @@ describe('GraphQL: the operations of paw jobs', () => {
     expect(request.links[0].href.startsWith(`${clusterBase}/api/v1/`)).toBe(true);
     expect(t.sim.stats().snapshotTriggers[vm()]).toBe(before + 1);
 
-    const done = await waitFor(async () => {
+    const done = await eventually('the job to end', async () => {
       const status = (await graphql(VM_STATUS, { clusterUuid: cluster, id: request.id })).data
         .vSphereVMAsyncRequestStatus;
       return status.status === 'SUCCEEDED' ? status : undefined;
-    }, 'the job to end');
+    });
     expect(done.progress).toBe(100);
     const rest = await t.rest(
       'GET',
@@ -325,14 +326,14 @@ describe('GraphQL: the operations of paw jobs', () => {
         }
       }
     `;
-    const series = await waitFor(async () => {
+    const series = await eventually('the activity to end', async () => {
       const nodes = (
         await graphql(ACTIVITY, {
           filters: { objectFid: [vm()], startTimeGt: since, lastActivityType: ['BACKUP'] },
         })
       ).data.activitySeriesConnection.nodes;
       return nodes.find((node: any) => node.lastActivityStatus === 'Success');
-    }, 'the activity to end');
+    });
     expect(series).toMatchObject({
       fid: vm(),
       objectType: 'VmwareVm',

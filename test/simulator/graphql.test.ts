@@ -63,7 +63,7 @@ describe('GraphQL', () => {
     adminToken = await t.token();
     roleId = (name) => t.fixtures.roles.find((role) => role.name === name)?.id ?? '';
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   const graphql = (
     query: string,

@@ -25,7 +25,7 @@ describe('OAuth authorization code with PKCE', () => {
     app = t.fixtures.oauthApp;
     redirectUri = app.redirectUris[1] ?? '';
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   const authorize = (parameters: Record<string, string>) =>
     t.api('GET', `/oauth_authorize?${new URLSearchParams(parameters).toString()}`);

@@ -30,7 +30,7 @@ describe('the OpenAPI document and the browsable reference', () => {
   beforeAll(async () => {
     t = await startTestSimulator({ workloads: 5 });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('serves /api/rest/openapi.json without authentication, with every operationId at its route', async () => {
     const response = await t.api('GET', '/api/rest/openapi.json');

@@ -2,7 +2,8 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-explicit-any */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './http.js';
-import { startTestSimulator, waitFor, type TestSimulator } from './simulator-fixture.js';
+import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 /** The platforms the simulator can be (docs/platform-model.md): words, events, links, layouts. */
 describe('the simulator as the platforms paw must survive', () => {
@@ -17,7 +18,7 @@ describe('the simulator as the platforms paw must survive', () => {
         jobs: { failureRate: 0, cancelRate: 0 },
       });
     });
-    afterAll(() => t.sim.stop());
+    afterAll(() => t.close());
 
     it('speaks the GraphQL words in records, and reads every spelling in requests', async () => {
       const vms = await t.rest('GET', '/workloads?type=VMWARE_VM&first=1000');
@@ -62,10 +63,10 @@ describe('the simulator as the platforms paw must survive', () => {
       const taken = await t.rest('POST', `/workloads/${vm}/snapshots`, { json: {} });
       expect(taken.body.data.status).toBe('Queued');
       const path = `/workloads/${vm}/snapshot-jobs/${encodeURIComponent(taken.body.data.id)}`;
-      await waitFor(async () => {
+      await eventually('the job to succeed', async () => {
         const job = await t.rest('GET', path);
         return job.body.data.status === 'Success' ? job : undefined;
-      }, 'the job to succeed');
+      });
       const events = await t.rest('GET', `/events?objectId=${vm}&type=BACKUP&status=success`);
       expect(events.body.data.nodes[0]).toMatchObject({
         type: 'Backup',
@@ -87,7 +88,7 @@ describe('the simulator as the platforms paw must survive', () => {
         jobStatusLink: { target: 'cluster-node' },
       });
     });
-    afterAll(() => t.sim.stop());
+    afterAll(() => t.close());
 
     it('leaves the job id out of events, and points the job link at the cluster, which wants its own session', async () => {
       const vm = t.fixtures.workloads.samples.vsphereVm ?? '';
@@ -136,7 +137,7 @@ describe('the simulator as the platforms paw must survive', () => {
     beforeAll(async () => {
       t = await startTestSimulator({ seed: 4, timeScale: 3000, restLayout: 'v2' });
     });
-    afterAll(() => t.sim.stop());
+    afterAll(() => t.close());
 
     it('serves every operation under its new path, reshaped, and nothing under the old ones', async () => {
       const vm = t.fixtures.workloads.samples.vsphereVm ?? '';

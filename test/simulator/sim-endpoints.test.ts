@@ -11,7 +11,7 @@ describe('/_sim', () => {
   beforeAll(async () => {
     t = await startTestSimulator({ workloads: 30, seed: 9 });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('serves the fixtures a test needs, without authentication', async () => {
     const response = await t.api('GET', '/_sim/fixtures');

@@ -1,4 +1,5 @@
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../src/simulator/simulator.js';
+import { startSimulatorKit } from '../support/simulator-kit.js';
 import type { SimulatorOptionsInput } from '../../src/simulator/options.js';
 import type { SimulatorFixtures } from '../../src/simulator/fixtures.js';
 import { call, type CallOptions, type HttpResult } from './http.js';
@@ -6,6 +7,8 @@ import { call, type CallOptions, type HttpResult } from './http.js';
 /** A simulator started for a test file, with helpers bound to it. */
 export interface TestSimulator {
   readonly sim: SimulatorHandle;
+  /** Stops the simulator and removes its folder (the kit's). */
+  readonly close: () => Promise<void>;
   readonly fixtures: SimulatorFixtures;
   /** A fresh access token for the admin service account (or the read-only one). */
   token(account?: 'admin' | 'readOnly'): Promise<string>;
@@ -23,11 +26,8 @@ export interface TestSimulator {
 export async function startTestSimulator(
   options: SimulatorOptionsInput = {},
 ): Promise<TestSimulator> {
-  const sim = await startSimulator({
-    workloads: 60,
-    rateLimit: { requestsPerSecond: 0 },
-    ...options,
-  });
+  const kit = await startSimulatorKit({ workloads: 60, ...options }, 'simulator');
+  const { sim } = kit;
   const fixtures = sim.fixtures();
   const api = (method: string, path: string, callOptions?: CallOptions) =>
     call(method, `${sim.baseUrl}${path}`, callOptions);
@@ -43,6 +43,7 @@ export async function startTestSimulator(
   let adminToken: string | undefined;
   return {
     sim,
+    close: kit.close,
     fixtures,
     token,
     api,
@@ -51,19 +52,4 @@ export async function startTestSimulator(
       return api(method, `/api/rest${path}`, { token: adminToken, ...callOptions });
     },
   };
-}
-
-/** Polls `check` until it returns a value, or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

@@ -32,7 +32,7 @@ describe('SLA Domains', () => {
     disconnected =
       t.fixtures.clusters.find((cluster) => cluster.connectionState === 'Disconnected')?.id ?? '';
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   const domainNamed = async (name: string): Promise<SlaDomain> => {
     const response = await t.rest(

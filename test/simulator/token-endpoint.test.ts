@@ -1,7 +1,8 @@
 // Conformance tests read JSON bodies of many shapes and assert each: `any` is the honest type.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSimulator, waitFor, type TestSimulator } from './simulator-fixture.js';
+import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 const INVALID = {
   code: 16,
@@ -22,7 +23,7 @@ describe('the platform token endpoint and the gateway', () => {
     t = await startTestSimulator();
     admin = t.fixtures.serviceAccounts.admin;
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('issues a token for a form body with grant_type, as the spec shows', async () => {
     const response = await t.api('POST', '/api/client_token', {
@@ -138,7 +139,7 @@ describe('token lifetime under a time scale', () => {
     // 3600 platform seconds at 3600x: a token lives one real second.
     t = await startTestSimulator({ timeScale: 3600, tokenLifetimeSeconds: 3600 });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('reports expires_in in real seconds and answers TIME_CONSTRAINT_FAILURE once expired', async () => {
     const admin = t.fixtures.serviceAccounts.admin;
@@ -146,10 +147,10 @@ describe('token lifetime under a time scale', () => {
     expect(response.body.expires_in).toBe(1);
     const token = response.body.access_token as string;
     expect((await t.api('GET', '/api/rest/clusters', { token })).status).toBe(200);
-    const expired = await waitFor(async () => {
+    const expired = await eventually('the token to expire', async () => {
       const attempt = await t.api('GET', '/api/rest/clusters', { token });
       return attempt.status === 401 ? attempt : undefined;
-    }, 'the token to expire');
+    });
     expect(expired.body).toEqual(EXPIRED);
     // Revoking an expired token answers 401, not 204.
     const revoke = await t.api('DELETE', '/api/session', { token });

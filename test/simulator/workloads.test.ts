@@ -1,7 +1,8 @@
 // Conformance tests read JSON bodies of many shapes and assert each: `any` is the honest type.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSimulator, waitFor, type TestSimulator } from './simulator-fixture.js';
+import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 interface Workload {
   id: string;
@@ -19,7 +20,7 @@ describe('workloads', () => {
   beforeAll(async () => {
     t = await startTestSimulator({ workloads: 137, seed: 11 });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('lists every workload once across pages, in name order, with a stable count', async () => {
     const seen: Workload[] = [];
@@ -189,7 +190,7 @@ describe('on-demand snapshots and their jobs', () => {
       },
     });
   });
-  afterAll(() => t.sim.stop());
+  afterAll(() => t.close());
 
   it('triggers a job (202), answers the job in data and its status link in metadata', async () => {
     const workloadId = t.fixtures.workloads.samples.vsphereVm ?? '';
@@ -214,7 +215,7 @@ describe('on-demand snapshots and their jobs', () => {
     const token = await t.token();
     const statuses: string[] = [];
     let lastProgress = 0;
-    const done = await waitFor(async () => {
+    const done = await eventually('the job to succeed', async () => {
       const poll = await t.api('GET', link.slice(t.sim.baseUrl.length), { token });
       expect(poll.status).toBe(200);
       const current = poll.body.data;
@@ -222,7 +223,7 @@ describe('on-demand snapshots and their jobs', () => {
       expect(current.progress).toBeGreaterThanOrEqual(lastProgress);
       lastProgress = current.progress as number;
       return current.status === 'SUCCEEDED' ? current : undefined;
-    }, 'the job to succeed');
+    });
     expect(statuses).toContain('RUNNING');
     const order = ['QUEUED', 'ACQUIRING', 'RUNNING', 'FINISHING', 'SUCCEEDED'];
     expect(statuses.map((status) => order.indexOf(status))).toEqual(
@@ -257,13 +258,13 @@ describe('on-demand snapshots and their jobs', () => {
     const trigger = await t.rest('POST', `/workloads/${workloadId}/snapshots`);
     expect(trigger.status).toBe(202);
     const jobId = trigger.body.data.id as string;
-    const done = await waitFor(async () => {
+    const done = await eventually('the job to succeed', async () => {
       const poll = await t.rest(
         'GET',
         `/workloads/${workloadId}/snapshot-jobs/${encodeURIComponent(jobId)}`,
       );
       return poll.body.data.status === 'SUCCEEDED' ? poll.body.data : undefined;
-    }, 'the job to succeed');
+    });
     const snapshots = await t.rest('GET', `/workloads/${workloadId}/snapshots`);
     const snapshot = (snapshots.body.data.nodes as { id: string }[]).find(
       (node) => node.id === done.snapshotId,

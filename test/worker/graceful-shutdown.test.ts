@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemRow } from '../../src/outcomes/outcome-records.js';
 import type { PawProcess } from '../support/paw-process.js';
-import { exitWithin, waitFor } from './support/wait-for.js';
+import { exitWithin } from './support/wait-for.js';
 import { startWorkerTestKit, type WorkerTestKit } from './support/worker-test-kit.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * SIGTERM on a worker in the middle of a run, three ways, then a fresh worker finishes it:
@@ -46,7 +47,7 @@ describe('worker shutdown (SIGTERM)', () => {
   async function triggering(worker: PawProcess, runId: string): Promise<void> {
     await worker.waitForStderr(/paw worker: ready/, 60_000);
     const ready = Date.now();
-    await waitFor(
+    await eventually(
       'a trigger in flight',
       async () => inFlight(await kit.items(runId), ready).length > 0,
     );
@@ -69,7 +70,7 @@ describe('worker shutdown (SIGTERM)', () => {
     //    step and the worker exits 0; polled jobs wait delayed, none is active or failed.
     await setLatency(1_000, 1_000);
     const draining = kit.paw(['worker'], { PAW_WORKER_SHUTDOWN_GRACE_MS: '10000' });
-    await waitFor(
+    await eventually(
       'a few snapshots triggered',
       async () =>
         (await kit.items(runId)).filter((item) => item.platformJobId !== undefined).length >= 3,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PawProcess } from '../support/paw-process.js';
-import { exitWithin, waitFor } from './support/wait-for.js';
+import { exitWithin } from './support/wait-for.js';
 import { startWorkerTestKit, type WorkerTestKit } from './support/worker-test-kit.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * Three worker processes against a simulator that allows 20 requests per second. Each is
@@ -43,7 +44,9 @@ describe('the platform rate limit, shared by worker processes', () => {
 
     // Once every worker is busy with the run, the platform answers one status read with a 429.
     const busy = (worker: PawProcess) => /"msg":"snapshot triggered"/.test(worker.stderr);
-    await waitFor('every worker to trigger snapshots', () => workers.every(busy), 60_000);
+    await eventually('every worker to trigger snapshots', () => workers.every(busy), {
+      timeoutMs: 60_000,
+    });
     await fetch(`${kit.sim.baseUrl}/_sim/faults`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuedSecrets, leakedSecrets } from './support/secret-scan.js';
-import { exitWithin, waitFor } from './support/wait-for.js';
+import { exitWithin } from './support/wait-for.js';
 import { startWorkerTestKit, type WorkerTestKit } from './support/worker-test-kit.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * `paw start` (scheduler + workers) and a second `paw worker`, as real processes, on a
@@ -38,7 +39,9 @@ maxWait: 1h
       (await kit.queries.listRuns({ definitionId: 'every-3s' })).filter(
         (run) => run.status === 'succeeded',
       );
-    await waitFor('two runs to succeed', async () => (await succeededRuns()).length >= 2, 90_000);
+    await eventually('two runs to succeed', async () => (await succeededRuns()).length >= 2, {
+      timeoutMs: 90_000,
+    });
 
     const exits = await Promise.all([
       exitWithin(start.stop('SIGTERM'), 'paw start'),

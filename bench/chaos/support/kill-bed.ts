@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { Secret } from '../../../src/config/secret.js';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
 import { silentLogger } from '../../../src/log/logger.js';
-import { writeCredentialsFile } from '../../../src/platform/auth/credentials-file.js';
 import {
   createPlatformClient,
   type PlatformClient,
@@ -15,7 +10,8 @@ import {
   type PrivateRedisServer,
 } from '../../../src/redis/private-redis-server.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
+import { startSimulatorKit } from '../../../test/support/simulator-kit.js';
 
 /**
  * What chaos scenarios 5 to 7 kill paw processes against: one simulator (in this process, so
@@ -42,19 +38,14 @@ export async function startKillBed(
   /** A password the Redis server requires (`requirepass`); the bed's own connection uses it. */
   redisPassword?: string,
 ): Promise<KillBed> {
-  const dir = await mkdtemp(join(tmpdir(), `paw-chaos-${label}-`));
-  const cleanups: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
+  const kit = await startSimulatorKit({ workloads: 10, ...simOptions }, `chaos-${label}`);
+  const { sim, dir } = kit;
+  const cleanups: (() => Promise<unknown>)[] = [kit.close];
   const stop = async (): Promise<void> => {
     // Reverse order of creation; one failing cleanup does not stop the others.
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   };
   try {
-    const sim = await startSimulator({
-      workloads: 10,
-      rateLimit: { requestsPerSecond: 0 },
-      ...simOptions,
-    });
-    cleanups.push(() => sim.stop());
     const redisServer = await startPrivateRedisServer(
       redisPassword === undefined ? {} : { extraArgs: ['--requirepass', redisPassword] },
     );
@@ -64,13 +55,7 @@ export async function startKillBed(
       ...(redisPassword === undefined ? {} : { password: redisPassword }),
     });
     cleanups.push(() => redis.quit());
-    const adminFile = join(dir, 'admin.json');
-    await writeCredentialsFile(adminFile, {
-      clientId: sim.credentials.client_id,
-      clientSecret: new Secret(sim.credentials.client_secret),
-      name: sim.credentials.name,
-      accessTokenUri: sim.credentials.access_token_uri,
-    });
+    const adminFile = kit.credentialsFile;
     const admin = await createPlatformClient({
       settings: settingsSchema.parse({ platform: { credentialsFile: adminFile } }),
       logger: silentLogger(),

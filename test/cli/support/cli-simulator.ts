@@ -1,7 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
+import { startSimulatorKit } from '../../support/simulator-kit.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import type { SimulatorFixtures } from '../../../src/simulator/fixtures.js';
 import { runPaw, type PawResult, type RunOptions } from './run-paw.js';
@@ -23,14 +21,7 @@ export interface CliSimulator {
 export async function startCliSimulator(
   options: SimulatorOptionsInput = {},
 ): Promise<CliSimulator> {
-  const sim = await startSimulator({
-    workloads: 40,
-    rateLimit: { requestsPerSecond: 0 },
-    ...options,
-  });
-  const dir = await mkdtemp(join(tmpdir(), 'paw-cli-'));
-  const credentialsFile = join(dir, 'sa.json');
-  await writeFile(credentialsFile, JSON.stringify(sim.credentials, null, 2), { mode: 0o600 });
+  const { sim, dir, credentialsFile, close } = await startSimulatorKit(options, 'cli');
   return {
     sim,
     fixtures: sim.fixtures(),
@@ -51,10 +42,7 @@ export async function startCliSimulator(
       });
       if (!response.ok) throw new Error(`/_sim/access-token-uri answered ${response.status}`);
     },
-    close: async () => {
-      await sim.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { loadSettings } from '../../../src/config/load-settings.js';
@@ -9,7 +8,8 @@ import {
   createPlatformClient,
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
+import { startSimulatorKit } from '../../support/simulator-kit.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 
@@ -46,14 +46,8 @@ export interface PlatformTestKit {
 export async function startPlatformTestKit(
   options: SimulatorOptionsInput = {},
 ): Promise<PlatformTestKit> {
-  const sim = await startSimulator({
-    workloads: 60,
-    rateLimit: { requestsPerSecond: 0 },
-    ...options,
-  });
-  const dir = await mkdtemp(join(tmpdir(), 'paw-platform-'));
-  const credentialsFile = join(dir, 'sa.json');
-  await writeFile(credentialsFile, JSON.stringify(sim.credentials, null, 2), { mode: 0o600 });
+  const kit = await startSimulatorKit({ workloads: 60, ...options }, 'platform');
+  const { sim, dir, credentialsFile } = kit;
   const logs = captureLogs('debug');
   const clients: PlatformClient[] = [];
 
@@ -101,8 +95,7 @@ export async function startPlatformTestKit(
     issuedSecrets: () => Object.values(sim.issuedSecrets()).flat(),
     close: async () => {
       await Promise.all(clients.map((client) => client.close()));
-      await sim.stop();
-      await rm(dir, { recursive: true, force: true });
+      await kit.close();
     },
   };
 }

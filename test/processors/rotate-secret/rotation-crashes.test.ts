@@ -1,6 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../../support/log-capture.js';
@@ -12,12 +10,11 @@ import {
   createPlatformClient,
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
-import { writeCredentialsFile } from '../../../src/platform/auth/credentials-file.js';
-import { Secret } from '../../../src/config/secret.js';
+import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
 import { redisContents, testFleet } from '../support/paw-fleet.js';
 import type { PawFleet } from '../../support/paw-fleet.js';
 import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
+import { startSimulatorKit, type SimulatorKit } from '../../support/simulator-kit.js';
 
 /**
  * A rotation of paw's own secret (the hardest case: the process that rotates authenticates with
@@ -40,21 +37,17 @@ const STEPS = [
 ] as const;
 
 let sim: SimulatorHandle;
+let kit: SimulatorKit;
 let admin: PlatformClient;
 let redis: Redis;
 let dir: string;
 const fleets: PawFleet[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulator({ workloads: 10, rateLimit: { requestsPerSecond: 0 } });
-  dir = await mkdtemp(join(tmpdir(), 'paw-rotation-crashes-'));
-  const adminFile = join(dir, 'admin.json');
-  await writeCredentialsFile(adminFile, {
-    clientId: sim.credentials.client_id,
-    clientSecret: new Secret(sim.credentials.client_secret),
-    name: sim.credentials.name,
-    accessTokenUri: sim.credentials.access_token_uri,
-  });
+  kit = await startSimulatorKit({ workloads: 10 }, 'rotation-crashes');
+  sim = kit.sim;
+  dir = kit.dir;
+  const adminFile = kit.credentialsFile;
   admin = await createPlatformClient({
     settings: settingsSchema.parse({ platform: { credentialsFile: adminFile } }),
     logger: captureLogs('info').logger,
@@ -66,8 +59,7 @@ afterAll(async () => {
   await Promise.all(fleets.map((fleet) => fleet.stop()));
   await admin?.close();
   await redis?.quit();
-  await sim?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await kit?.close();
 });
 
 /**

@@ -1,23 +1,22 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Secret } from '../../../src/config/secret.js';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
 import { OutcomeQueries } from '../../../src/outcomes/outcome-queries.js';
-import { writeCredentialsFile } from '../../../src/platform/auth/credentials-file.js';
 import {
   createPlatformClient,
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
 import { exampleDefinition } from '../../support/definitions.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { connectTestRedis } from '../../support/redis-connection.js';
 import { redisContents, testFleet } from '../support/paw-fleet.js';
 import type { PawFleet } from '../../support/paw-fleet.js';
 import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
+import { eventually } from '../../support/eventually.js';
+import { startSimulatorKit, type SimulatorKit } from '../../support/simulator-kit.js';
 
 /**
  * Two paw processes run as the same account from the same credentials file: `paw start`
@@ -29,25 +28,23 @@ import { authenticates, createTestAccount, secretIn } from './support/service-ac
 const TOKEN_LIFETIME_SECONDS = 8;
 
 let sim: SimulatorHandle;
+let kit: SimulatorKit;
 let admin: PlatformClient;
 let redis: Redis;
 let dir: string;
 let fleet: PawFleet | undefined;
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    workloads: 10,
-    rateLimit: { requestsPerSecond: 0 },
-    tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
-  });
-  dir = await mkdtemp(join(tmpdir(), 'paw-shared-credentials-'));
-  const adminFile = join(dir, 'admin.json');
-  await writeCredentialsFile(adminFile, {
-    clientId: sim.credentials.client_id,
-    clientSecret: new Secret(sim.credentials.client_secret),
-    name: sim.credentials.name,
-    accessTokenUri: sim.credentials.access_token_uri,
-  });
+  kit = await startSimulatorKit(
+    {
+      workloads: 10,
+      tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
+    },
+    'shared-credentials',
+  );
+  sim = kit.sim;
+  dir = kit.dir;
+  const adminFile = kit.credentialsFile;
   admin = await createPlatformClient({
     settings: settingsSchema.parse({ platform: { credentialsFile: adminFile } }),
     logger: captureLogs('info').logger,
@@ -59,8 +56,7 @@ afterAll(async () => {
   await fleet?.stop();
   await admin?.close();
   await redis?.quit();
-  await sim?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await kit?.close();
 });
 
 // Real processes on a shared 2-core machine: generous, so load never fails a test.
@@ -92,7 +88,7 @@ describe('another paw process sharing the rotated credentials file', { timeout: 
       (await queries.listRuns({ definitionId: 'every-two-seconds' })).filter(
         (run) => run.status === 'succeeded',
       ).length;
-    await waitUntil(async () => (await succeeded()) >= 2, 'two windows before the rotation');
+    await eventually('two windows before the rotation', async () => (await succeeded()) >= 2);
 
     const before = await secretIn(account.file);
     const rotation = await fleet.fire(
@@ -109,9 +105,9 @@ describe('another paw process sharing the rotated credentials file', { timeout: 
     // The windows process's token (issued with the old secret) expires; its next token request
     // is refused, it reads the file again and carries on.
     await windows.waitForStderr(/using the rotated secret found in the credentials file/, 60_000);
-    await waitUntil(
-      async () => (await succeeded()) >= afterRotation + 2,
+    await eventually(
       'two more windows after the switch',
+      async () => (await succeeded()) >= afterRotation + 2,
     );
     await fleet.stop();
 
@@ -127,11 +123,3 @@ describe('another paw process sharing the rotated credentials file', { timeout: 
     }
   });
 });
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

@@ -4,11 +4,8 @@ import { createSlaWindowProcessor } from '../../../src/processors/sla-window/sla
 import { SlaHolds } from '../../../src/processors/sla-window/sla-holds.js';
 import { WindowKeys } from '../../../src/processors/sla-window/window-keys.js';
 import { exampleDefinition } from '../../support/definitions.js';
-import {
-  eventually,
-  startProcessorHarness,
-  type ProcessorHarness,
-} from '../support/processor-harness.js';
+import { startProcessorHarness, type ProcessorHarness } from '../support/processor-harness.js';
+import { eventually } from '../../support/eventually.js';
 
 let harness: ProcessorHarness;
 let holds: SlaHolds;
@@ -63,10 +60,10 @@ describe.concurrent('sla-window', () => {
     const connected = domain.clusterIds.filter((id) => id !== disconnectedClusterId);
     const runId = await harness.fire(windowDefinition('basic', '3s', { ids: [domain.id] }));
 
-    await eventually(async () => {
+    await eventually('the pause', async () => {
       const state = await pauseState(domain.id);
       return connected.every((id) => state[id] === 'PAUSED') ? state : undefined;
-    }, 'the pause');
+    });
     const open = await harness.outcomes.getRun(runId);
     expect(open?.status).toBe('running');
 
@@ -129,9 +126,8 @@ describe.concurrent('sla-window', () => {
     const slaDomains = { ids: [domain.id], clusterIds: [cluster] };
     // Long outlives short: short starts later and ends first.
     const long = await harness.fire(windowDefinition('overlap-long', '6s', slaDomains));
-    await eventually(
-      async () => ((await pauseState(domain.id))[cluster] === 'PAUSED' ? true : undefined),
-      'the first pause',
+    await eventually('the first pause', async () =>
+      (await pauseState(domain.id))[cluster] === 'PAUSED' ? true : undefined,
     );
     const short = await harness.fire(windowDefinition('overlap-short', '2s', slaDomains));
 

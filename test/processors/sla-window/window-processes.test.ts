@@ -1,23 +1,22 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Secret } from '../../../src/config/secret.js';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
 import type { JobDefinition } from '../../../src/definitions/job-definition.js';
-import { writeCredentialsFile } from '../../../src/platform/auth/credentials-file.js';
 import {
   createPlatformClient,
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
 import { runIdFor } from '../../../src/queue/run-id.js';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
 import { exampleDefinition } from '../../support/definitions.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { connectTestRedis } from '../../support/redis-connection.js';
 import { redisContents, testFleet } from '../support/paw-fleet.js';
 import type { PawFleet } from '../../support/paw-fleet.js';
+import { eventually } from '../../support/eventually.js';
+import { startSimulatorKit, type SimulatorKit } from '../../support/simulator-kit.js';
 
 /**
  * Maintenance windows run by real `paw scheduler` and `paw worker` processes: the resume
@@ -26,6 +25,7 @@ import type { PawFleet } from '../../support/paw-fleet.js';
  */
 
 let sim: SimulatorHandle;
+let kit: SimulatorKit;
 let admin: PlatformClient;
 let redis: Redis;
 let dir: string;
@@ -33,15 +33,10 @@ let credentialsFile: string;
 const fleets: PawFleet[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulator({ workloads: 10, rateLimit: { requestsPerSecond: 0 } });
-  dir = await mkdtemp(join(tmpdir(), 'paw-window-processes-'));
-  credentialsFile = join(dir, 'sa.json');
-  await writeCredentialsFile(credentialsFile, {
-    clientId: sim.credentials.client_id,
-    clientSecret: new Secret(sim.credentials.client_secret),
-    name: sim.credentials.name,
-    accessTokenUri: sim.credentials.access_token_uri,
-  });
+  kit = await startSimulatorKit({ workloads: 10 }, 'window-processes');
+  sim = kit.sim;
+  dir = kit.dir;
+  credentialsFile = kit.credentialsFile;
   admin = await createPlatformClient({
     settings: settingsSchema.parse({ platform: { credentialsFile } }),
     logger: captureLogs('info').logger,
@@ -53,8 +48,7 @@ afterAll(async () => {
   await Promise.all(fleets.map((fleet) => fleet.stop()));
   await admin?.close();
   await redis?.quit();
-  await sim?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await kit?.close();
 });
 
 async function newSlaDomain(name: string): Promise<string> {
@@ -116,8 +110,8 @@ describe('sla-window with real processes', { timeout: 180_000 }, () => {
       (await fleet.outcomes.getItem(run, `${slaDomainId}/${cluster}/pause`))?.status ===
       'succeeded';
     await fleet.waitForRun(runA, () => true);
-    await waitUntil(paused(runA), 'window A paused');
-    await waitUntil(paused(runB), 'window B paused');
+    await eventually('window A paused', paused(runA));
+    await eventually('window B paused', paused(runB));
     // Both windows are open: from here on, no scheduler runs.
     await scheduler.stop('SIGKILL');
     expect(Date.now()).toBeLessThan(startA.getTime() + 8_000);
@@ -172,9 +166,9 @@ describe('sla-window with real processes', { timeout: 180_000 }, () => {
       PAW_CRASH_AT: atResume,
     });
     // The second worker takes the pause over (or finds it made) within the window.
-    await waitUntil(
-      async () => (await pauseStatus(slaDomainId, cluster)) === 'PAUSED',
+    await eventually(
       'the pause',
+      async () => (await pauseStatus(slaDomainId, cluster)) === 'PAUSED',
     );
     expect((await second.exited).signal).toBe('SIGKILL');
     await fleet.start(['worker', '--kinds', 'sla-window']);
@@ -206,11 +200,3 @@ describe('sla-window with real processes', { timeout: 180_000 }, () => {
     }
   });
 });
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

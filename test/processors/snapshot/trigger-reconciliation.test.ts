@@ -5,8 +5,8 @@ import {
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
 import { findEarlierTrigger } from '../../../src/processors/snapshot/trigger-reconciliation.js';
-import { waitFor } from '../../worker/support/wait-for.js';
 import { startWorkerTestKit, type WorkerTestKit } from '../../worker/support/worker-test-kit.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
  * Reconciliation of an unanswered trigger on a platform whose activity names no job (as the
@@ -75,13 +75,13 @@ describe('findEarlierTrigger', () => {
     // and the retry triggered a second snapshot.
     await client.api.workloads.takeSnapshot(workload);
     let found: Awaited<ReturnType<typeof findEarlierTrigger>>;
-    await waitFor(
+    await eventually(
       'our own trace to show',
       async () => {
         found = await findEarlierTrigger(request);
         return found !== undefined;
       },
-      8_000,
+      { timeoutMs: 8_000 },
     );
     expect(found).toMatchObject({ found: 'tracking', others: 0 });
   });

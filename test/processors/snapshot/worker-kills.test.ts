@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PawProcess } from '../../support/paw-process.js';
-import { exitWithin, waitFor } from '../../worker/support/wait-for.js';
+import { exitWithin } from '../../worker/support/wait-for.js';
 import { startWorkerTestKit, type WorkerTestKit } from '../../worker/support/worker-test-kit.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
  * Workers killed with SIGKILL at the most dangerous steps of a snapshot run (named crash points:
@@ -115,7 +116,9 @@ describe('a worker killed while triggering and polling', () => {
       workers[index] = kit.paw(['worker'], env);
     }
     expect(kills).toBeGreaterThan(0);
-    await waitFor('the run to end', async () => (await ended()) || false, 120_000);
+    await eventually('the run to end', async () => (await ended()) || false, {
+      timeoutMs: 120_000,
+    });
     await expectEachWorkloadOnce(runId);
     await Promise.all(workers.map((worker) => exitWithin(worker.stop('SIGTERM'), 'a worker')));
   });

@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { request } from 'undici';
@@ -16,13 +13,15 @@ import {
 import { RunProducer } from '../../../src/queue/run-producer.js';
 import { RunQueues, queueNameOf, workerOptionsFor } from '../../../src/queue/run-queues.js';
 import { RunFirer } from '../../../src/scheduler/run-firer.js';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import type {
   KindProcessorFactory,
   WorkerDependencies,
 } from '../../../src/processing/kind-processor.js';
+import { eventually } from '../../support/eventually.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
+import { startSimulatorKit } from '../../support/simulator-kit.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../../support/redis-connection.js';
 
 /**
@@ -74,14 +73,8 @@ export async function startProcessorHarness(
     readonly label?: string;
   } = {},
 ): Promise<ProcessorHarness> {
-  const sim = await startSimulator({
-    workloads: 40,
-    rateLimit: { requestsPerSecond: 0 },
-    ...options.sim,
-  });
-  const dir = await mkdtemp(join(tmpdir(), 'paw-processors-'));
-  const credentialsFile = join(dir, 'sa.json');
-  await writeFile(credentialsFile, JSON.stringify(sim.credentials, null, 2), { mode: 0o600 });
+  const kit = await startSimulatorKit(options.sim, 'processors');
+  const { sim, dir, credentialsFile } = kit;
   const settings = settingsSchema.parse({
     redis: { url: testRedisUrl(), prefix: uniquePrefix(options.label ?? 'proc') },
     platform: { credentialsFile },
@@ -153,15 +146,14 @@ export async function startProcessorHarness(
       done = (run) => !['queued', 'running'].includes(run.status),
       timeoutMs = 30_000,
     ) {
-      const started = Date.now();
-      for (;;) {
-        const run = await outcomes.getRun(runId);
-        if (run !== undefined && done(run)) return run;
-        if (Date.now() - started > timeoutMs) {
-          throw new Error(`run ${runId} not done after ${timeoutMs} ms: ${JSON.stringify(run)}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      return eventually(
+        `run ${runId} to be done`,
+        async () => {
+          const run = await outcomes.getRun(runId);
+          return run !== undefined && done(run) ? run : undefined;
+        },
+        { timeoutMs },
+      );
     },
     async simControl(method, path, body) {
       const response = await request(`${sim.baseUrl}${path}`, {
@@ -180,23 +172,7 @@ export async function startProcessorHarness(
       await queues.close();
       await Promise.allSettled(clients.map((client) => client.close()));
       await Promise.allSettled(connections.map((connection) => connection.quit()));
-      await sim.stop();
-      await rm(dir, { recursive: true, force: true });
+      await kit.close();
     },
   };
-}
-
-/** Polls `check` until it returns a value other than undefined. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

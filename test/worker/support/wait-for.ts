@@ -1,17 +1,3 @@
-/** Polls `condition` until it holds; fails after `timeoutMs` with `what` (no timing goal: generous). */
-export async function waitFor(
-  what: string,
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 60_000,
-  intervalMs = 100,
-): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
 /** Resolves with the exit of a process, or fails after `timeoutMs` naming `what`. */
 export async function exitWithin<T>(
   exited: Promise<T>,

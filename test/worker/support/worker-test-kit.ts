@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { settingsSchema, type Settings } from '../../../src/config/settings-schema.js';
@@ -16,7 +15,8 @@ import { isActiveStatus } from '../../../src/outcomes/outcome-status.js';
 import { RunProducer } from '../../../src/queue/run-producer.js';
 import { RunQueues } from '../../../src/queue/run-queues.js';
 import { RunFirer } from '../../../src/scheduler/run-firer.js';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/simulator.js';
+import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
+import { startSimulatorKit } from '../../support/simulator-kit.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { startWorkerService } from '../../../src/worker/worker-service.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
@@ -86,16 +86,11 @@ export async function startWorkerTestKit(
   /** Another Redis than the shared test one (a `redis+sentinel://` URL too); paw connects its way. */
   redisUrl = testRedisUrl(),
 ): Promise<WorkerTestKit> {
-  const sim = await startSimulator({
-    workloads: 40,
-    timeScale: 600,
-    rateLimit: { requestsPerSecond: 0 },
-    jobs: { failureRate: 0, cancelRate: 0 },
-    ...options,
-  });
-  const dir = await mkdtemp(join(tmpdir(), `paw-${label}-`));
-  const credentialsFile = join(dir, 'sa.json');
-  await writeFile(credentialsFile, JSON.stringify(sim.credentials, null, 2), { mode: 0o600 });
+  const kit = await startSimulatorKit(
+    { timeScale: 600, jobs: { failureRate: 0, cancelRate: 0 }, ...options },
+    label,
+  );
+  const { sim, dir, credentialsFile } = kit;
   await mkdir(join(dir, 'config'));
   await writeFile(join(dir, 'config', 'paw.yaml'), FAST_SETTINGS);
   await mkdir(join(dir, 'jobs'));
@@ -183,8 +178,7 @@ export async function startWorkerTestKit(
       await Promise.all(inProcess.map((worker) => worker.stop()));
       await queues.close();
       await redis.quit();
-      await sim.stop();
-      await rm(dir, { recursive: true, force: true });
+      await kit.close();
     },
   };
 }
