@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compiledPaw, sourcePaw } from './nightly/compiled-paw.js';
+import { compiledPaw, sourcePaw, withCpuProfiles } from './nightly/compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './nightly/contender-result.js';
 import { LOWER_BOUND_FORMULA, type LowerBound } from './nightly/lower-bound.js';
 import {
@@ -38,6 +38,8 @@ options:
   --paw-from WHAT         compiled (default: tsc into a temporary folder, run with node, as the
                           container image does) or source (bin/paw.js through tsx)
   --only LIST             comma-separated contenders to run (paw,sequential,concurrent)
+  --cpu-prof DIR          write a V8 CPU profile of every paw process into DIR (node --cpu-prof);
+                          open them in Chrome DevTools or speedscope
   --json FILE             also write the figures as JSON to FILE
   --markdown              print the table as markdown
   --help                  this help
@@ -48,6 +50,7 @@ crashed; 2 bad usage.
 
 interface NightlyOptions {
   pawFrom: 'compiled' | 'source';
+  cpuProfileDir: string | undefined;
   snapshots: number;
   timeScale: number;
   workers: number;
@@ -74,6 +77,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
         'concurrent-sample': { type: 'string' },
         only: { type: 'string', default: CONTENDERS.join(',') },
         'paw-from': { type: 'string', default: 'compiled' },
+        'cpu-prof': { type: 'string' },
         json: { type: 'string' },
         markdown: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -99,6 +103,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
     throw new UsageError(`--paw-from must be compiled or source, not '${pawFrom}'`);
   return {
     pawFrom,
+    cpuProfileDir: parsed['cpu-prof'],
     snapshots: Math.round(positive('snapshots', parsed.snapshots, quick ? 1000 : 10_000)),
     timeScale: positive('time-scale', parsed['time-scale'], 20),
     workers: Math.round(positive('workers', parsed.workers, 3)),
@@ -161,7 +166,10 @@ export async function run(args: string[]): Promise<void> {
   try {
     if (options.only.includes('paw')) {
       if (options.pawFrom === 'compiled') progress.line('paw: compiling src/ (tsc)');
-      const command = options.pawFrom === 'compiled' ? await compiledPaw() : sourcePaw();
+      const command = withCpuProfiles(
+        options.pawFrom === 'compiled' ? await compiledPaw() : sourcePaw(),
+        options.cpuProfileDir,
+      );
       const paw = await runPawContender({
         command,
         baseUrl: simulator.baseUrl,

@@ -34,3 +34,16 @@ export function sourcePaw(): PawCommand {
     remove: async () => undefined,
   };
 }
+
+/**
+ * The same command with `node --cpu-prof` into `dir` (one `.cpuprofile` per paw process, written
+ * when it exits): where paw's CPU goes, for BENCHMARKS.md. Unchanged when `dir` is undefined.
+ */
+export function withCpuProfiles(command: PawCommand, dir: string | undefined): PawCommand {
+  if (dir === undefined) return command;
+  return {
+    ...command,
+    entry: ['--cpu-prof', '--cpu-prof-dir', dir, ...command.entry],
+    describe: `${command.describe}, with CPU profiles in ${dir}`,
+  };
+}

@@ -27,6 +27,14 @@ export interface ContenderResult {
   readonly redisMb?: number;
   /** paw: redis-server's CPU time during the run per snapshot, ms (not in `cpuMsPerSnapshot`). */
   readonly redisCpuMsPerSnapshot?: number;
+  /**
+   * paw: Redis commands per snapshot during the run (`INFO commandstats`, which counts the
+   * commands a Lua script runs as well as its EVALSHA), and Lua scripts (EVALSHA + EVAL) of them.
+   */
+  readonly redisCommandsPerSnapshot?: number;
+  readonly redisScriptsPerSnapshot?: number;
+  /** paw: the Redis commands by name, per snapshot, largest first. */
+  readonly redisCommandsByName?: Record<string, number>;
   /** paw: makespan ÷ the platform's lower bound. */
   readonly lowerBoundRatio?: number;
 }

@@ -38,6 +38,13 @@ export function reportJson(report: NightlyReport): unknown {
         ...(contender.redisCpuMsPerSnapshot === undefined
           ? {}
           : { redisCpuMsPerSnapshot: round(contender.redisCpuMsPerSnapshot, 2) }),
+        ...(contender.redisCommandsPerSnapshot === undefined
+          ? {}
+          : {
+              redisCommandsPerSnapshot: round(contender.redisCommandsPerSnapshot, 1),
+              redisScriptsPerSnapshot: round(contender.redisScriptsPerSnapshot ?? NaN, 2),
+              redisCommandsByName: contender.redisCommandsByName,
+            }),
         ...(contender.lowerBoundRatio === undefined
           ? {}
           : { lowerBoundRatio: round(contender.lowerBoundRatio, 3) }),
@@ -118,6 +125,14 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
       'redis-server’s own CPU is not in paw’s; it is shown beside its memory.',
     '',
     table,
+    ...report.contenders
+      .filter((contender) => contender.redisCommandsPerSnapshot !== undefined)
+      .map(
+        (contender) =>
+          `${contender.name}: ${fixed(contender.redisCommandsPerSnapshot ?? NaN, 1)} Redis commands per snapshot ` +
+          `(${fixed(contender.redisScriptsPerSnapshot ?? NaN, 2)} of them Lua scripts; INFO commandstats, ` +
+          'which counts the commands inside a script too)',
+      ),
     '',
     'targets for paw:',
     ...report.targets.map(

@@ -12,6 +12,7 @@ import { ContenderCrashedError, type ContenderResult } from './contender-result.
 import { lowerBound, type LowerBound } from './lower-bound.js';
 import { platformFigures, resetPlatformCounters } from './platform-figures.js';
 import { processUsage, type ProcessUsage } from './process-usage.js';
+import { callsBetween, commandCalls, totalCalls } from '../support/redis-command-stats.js';
 import type { Progress } from './progress.js';
 
 export interface PawContenderOptions {
@@ -93,6 +94,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
 
     const cpuAtStart = processes.map((paw) => usageOf(paw).cpuMs);
     const redisCpuAtStart = processUsage(redisServer.pid)?.cpuMs ?? NaN;
+    const commandsAtStart = await commandCalls(redis);
     await resetPlatformCounters(options.baseUrl);
     const since = Date.now();
     const runId = await firePawRun(entry, environment);
@@ -104,6 +106,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     const redisCpuMs = (processUsage(redisServer.pid)?.cpuMs ?? NaN) - redisCpuAtStart;
     const platform = await platformFigures(options.baseUrl, since);
     const redisMb = await usedMemoryMb(redis);
+    const commands = callsBetween(commandsAtStart, await commandCalls(redis));
 
     const createdAt = Date.parse(run.createdAt);
     const finishedAt = Date.parse(run.finishedAt ?? new Date().toISOString());
@@ -137,6 +140,12 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
         processes: processes.length,
         redisMb,
         redisCpuMsPerSnapshot: redisCpuMs / triggered,
+        redisCommandsPerSnapshot: totalCalls(commands) / triggered,
+        redisScriptsPerSnapshot:
+          ((commands.get('evalsha') ?? 0) + (commands.get('eval') ?? 0)) / triggered,
+        redisCommandsByName: Object.fromEntries(
+          [...commands].map(([name, calls]) => [name, Math.round((calls / triggered) * 100) / 100]),
+        ),
         lowerBoundRatio: makespanSeconds / bound.seconds,
       },
     };
