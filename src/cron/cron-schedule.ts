@@ -10,6 +10,15 @@ const MAX_OFFSET_BEHIND_MS = 12 * HOUR_MS;
 /** How far ahead to look for a fire before deciding there is none (as node-cron does). */
 const FIRE_HORIZON_DAYS = 366 * 100;
 
+/**
+ * Schedules compiled so far, by zone and expression (oldest first). A definition's schedule is
+ * compiled each time the definition is validated, and the run-job schema validates it at every
+ * fire, so the same few are asked for again and again; a CronSchedule is immutable, so one
+ * compiled schedule serves every caller.
+ */
+const compiled = new Map<string, CronSchedule>();
+const MAX_COMPILED = 256;
+
 /** `timeZone` is not an IANA zone `Intl` knows. */
 export class UnknownTimeZoneError extends Error {
   override readonly name = 'UnknownTimeZoneError';
@@ -39,13 +48,17 @@ export class CronSchedule {
     readonly timeZone: string,
     private readonly fields: CronFields,
   ) {
-    const seconds: number[] = [];
-    for (const hour of fields.hours) {
-      for (const minute of fields.minutes) {
-        for (const second of fields.seconds) seconds.push(hour * 3600 + minute * 60 + second);
+    // Filled in place: `* * * * * *` has 86,400 entries, which cost five times as much pushed
+    // into a plain array and copied. The fields are sorted, so the entries come out ascending.
+    const { hours, minutes, seconds } = fields;
+    this.secondsOfDay = new Int32Array(hours.length * minutes.length * seconds.length);
+    let index = 0;
+    for (const hour of hours) {
+      for (const minute of minutes) {
+        for (const second of seconds)
+          this.secondsOfDay[index++] = hour * 3600 + minute * 60 + second;
       }
     }
-    this.secondsOfDay = Int32Array.from(seconds);
   }
 
   /**
@@ -53,10 +66,16 @@ export class CronSchedule {
    * {@link UnknownTimeZoneError}.
    */
   static create(expression: string, timeZone: string): CronSchedule {
+    const key = `${timeZone} ${expression}`;
+    const known = compiled.get(key);
+    if (known !== undefined) return known;
     if (!isKnownTimeZone(timeZone)) {
       throw new UnknownTimeZoneError(`unknown time zone ${JSON.stringify(timeZone)}`);
     }
-    return new CronSchedule(expression, timeZone, parseCron(expression));
+    const schedule = new CronSchedule(expression, timeZone, parseCron(expression));
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value ?? '');
+    compiled.set(key, schedule);
+    return schedule;
   }
 
   /**
@@ -92,7 +111,7 @@ export class CronSchedule {
         !matchesDay(this.fields, date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate())
       )
         continue;
-      const fires = this.firesOnDay(midnight).filter((fire) => fire > afterMs);
+      const fires = this.firesOnDay(midnight, afterMs);
       if (fires.length === 0) continue;
       pending = mergeAscending(pending.slice(head), fires);
       head = 0;
@@ -104,10 +123,31 @@ export class CronSchedule {
     }
   }
 
-  /** The first fire time strictly after `after`, or `undefined` if it never fires again. */
+  /**
+   * The first fire time strictly after `after`, or `undefined` if it never fires again: the first
+   * of {@link firesAfter}, found without building any day's list of fire times (a schedule that
+   * fires every second has 86,400 a day, and this runs whenever a definition is validated).
+   */
   nextFire(after: Date): Date | undefined {
-    for (const fire of this.firesAfter(after)) return fire;
-    return undefined;
+    const afterMs = after.getTime();
+    const startWall = wallClockAt(afterMs, this.timeZone);
+    // A day earlier: a local time on the previous calendar day can map past `after` (DST).
+    const startDay = epochDay(startWall.year, startWall.month, startWall.day) - 1;
+    let earliest: number | undefined;
+    for (let day = startDay; day < startDay + FIRE_HORIZON_DAYS; day++) {
+      const midnight = day * DAY_MS;
+      // No fire of this local day, or of a later one, comes before its midnight in the zone
+      // furthest ahead of UTC.
+      if (earliest !== undefined && midnight - MAX_OFFSET_AHEAD_MS > earliest) break;
+      const date = new Date(midnight);
+      if (
+        !matchesDay(this.fields, date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate())
+      )
+        continue;
+      const first = this.firesOnDay(midnight, afterMs, 1)[0];
+      if (first !== undefined && (earliest === undefined || first < earliest)) earliest = first;
+    }
+    return earliest === undefined ? undefined : new Date(earliest);
   }
 
   /** The next `count` fire times after `after`. */
@@ -168,16 +208,29 @@ export class CronSchedule {
     };
   }
 
-  /** Every fire time on local day `midnight` (naive ms), ascending, without duplicates. */
-  private firesOnDay(midnight: number): number[] {
+  /**
+   * The fire times on local day `midnight` (naive ms) strictly after `afterMs`, ascending, without
+   * duplicates: the first `limit` of them when given.
+   */
+  private firesOnDay(
+    midnight: number,
+    afterMs: number,
+    limit = Number.POSITIVE_INFINITY,
+  ): number[] {
     const offsets = this.dayOffsets(midnight);
-    const fires = new Array<number>(this.secondsOfDay.length);
     if (offsets.before === offsets.after) {
-      for (let index = 0; index < this.secondsOfDay.length; index++) {
-        fires[index] = midnight + (this.secondsOfDay[index] ?? 0) * SECOND_MS - offsets.before;
+      // One offset all day: fire times rise with the seconds of the day, so the first one after
+      // `afterMs` is found by bisection rather than by listing the day.
+      const first = this.firstSecondAfter((afterMs - midnight + offsets.before) / SECOND_MS);
+      const end = Math.min(this.secondsOfDay.length, first + limit);
+      const fires = new Array<number>(Math.max(0, end - first));
+      for (let index = first; index < end; index++) {
+        fires[index - first] =
+          midnight + (this.secondsOfDay[index] ?? 0) * SECOND_MS - offsets.before;
       }
       return fires;
     }
+    const fires = new Array<number>(this.secondsOfDay.length);
     // The offset changes near this day. Wall times before the change read with the old offset;
     // wall times in a gap (spring forward) also read with the old offset, which moves them
     // forward by the gap; wall times in an overlap (fall back) read with the old offset too,
@@ -189,7 +242,21 @@ export class CronSchedule {
       fires[index] = wall < lastWallWithOldOffset ? wall - offsets.before : wall - offsets.after;
     }
     fires.sort((a, b) => a - b);
-    return fires.filter((fire, index) => index === 0 || fire !== fires[index - 1]);
+    return fires
+      .filter((fire, index) => fire > afterMs && (index === 0 || fire !== fires[index - 1]))
+      .slice(0, limit);
+  }
+
+  /** The index of the first entry of `secondsOfDay` greater than `second` (its length if none). */
+  private firstSecondAfter(second: number): number {
+    let low = 0;
+    let high = this.secondsOfDay.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.secondsOfDay[middle] ?? 0) > second) high = middle;
+      else low = middle + 1;
+    }
+    return low;
   }
 }
 
