@@ -11,8 +11,12 @@ export interface OperatorAction {
   readonly via: OpsUser['via'] | 'cli';
   readonly action: string;
   readonly target: string;
-  /** `done`, or why it was refused. */
+  /** `done`, `no change`, or `refused`. */
   readonly outcome: string;
+  /** Why the operator did it, in their words (`--reason`, the dashboard's form). */
+  readonly reason?: string;
+  /** What came of it, or why it was refused (`started <runId>`). */
+  readonly detail?: string;
 }
 
 /** The record of what operators did through `/queues` (and the dashboard's actions). */

@@ -29,14 +29,39 @@ describe('paw retry', () => {
       expect(failed.length).toBeGreaterThan(0);
       expect(items.length).toBeGreaterThan(failed.length);
 
-      const retry = kit.paw(['retry', first, '--json'], { PAW_LOG_LEVEL: 'warn' });
+      const retry = kit.paw(
+        ['retry', first, '--json', '--reason', 'cluster back', '--by', 'dana'],
+        { PAW_LOG_LEVEL: 'warn' },
+      );
       expect((await retry.exited).code, retry.stderr).toBe(0);
-      const result = JSON.parse(retry.stdout) as { runId: string; workloads: number };
+      const result = JSON.parse(retry.stdout) as {
+        runId: string;
+        workloads: number;
+        outcome: string;
+      };
       expect(result.workloads).toBe(failed.length);
+      expect(result.outcome).toBe('started');
+
+      // Idempotent: the same retry again reports the first one and starts nothing.
+      const again = kit.paw(['retry', first, '--json'], { PAW_LOG_LEVEL: 'warn' });
+      expect((await again.exited).code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ outcome: 'exists', runId: result.runId });
+      const [latest, earlier] = await kit.redis.xrevrange(
+        `${kit.prefix}:ops:actions`,
+        '+',
+        '-',
+        'COUNT',
+        2,
+      );
+      expect(earlier?.[1].join(' ')).toMatch(
+        /^at \S+ user dana via cli action retry run target \S+ outcome done detail started .* reason cluster back$/,
+      );
+      expect(latest?.[1].join(' ')).toMatch(/outcome no change detail already retried as /);
       const second = await kit.waitForRun(result.runId);
       expect(second.reason).toMatch(
         new RegExp(`^retry of ${first.replace(/[.]/g, '\\.')}: ${failed.length} workload`),
       );
+      expect(second.reason).toMatch(/; by dana: cluster back$/);
       const retried = (await kit.items(result.runId)).map((item) => item.target).sort();
       expect(retried).toEqual([...failed].sort());
 

@@ -1,4 +1,3 @@
-import { userInfo, hostname } from 'node:os';
 import { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings-schema.js';
@@ -15,6 +14,7 @@ import {
 import { parseDuration } from '../../time/duration.js';
 import { closestMatch } from '../../text/closest-match.js';
 import { loadCommandSettings } from '../command-settings.js';
+import { operatorName } from '../operator-name.js';
 import { withCommandRedis } from '../redis-session.js';
 
 const EXIT_CODES = '\nExit codes: 0 done (or already so); 2 bad usage or an unknown definition id.';
@@ -48,7 +48,7 @@ export function pauseCommand(): Command {
         await requireDefinition(settings, id);
         const now = new Date();
         const pause: SchedulePause = {
-          by: options.by ?? operator(),
+          by: options.by ?? operatorName(),
           at: now.toISOString(),
           reason: options.reason.trim(),
           ...(options.until === undefined ? {} : { until: untilTime(options.until, now) }),
@@ -56,7 +56,15 @@ export function pauseCommand(): Command {
         if (pause.reason === '') throw new UsageError('--reason: say why the schedule is paused');
         const change = await withCommandRedis(settings, async (redis) => {
           const result = await new SchedulePauses(redis, settings.redis.prefix).pause(id, pause);
-          await record(redis, settings, pause.by, 'pause schedule', id, result.changed);
+          await record(
+            redis,
+            settings,
+            pause.by,
+            'pause schedule',
+            id,
+            result.changed,
+            pause.reason,
+          );
           return result;
         });
         print(
@@ -86,7 +94,7 @@ export function unpauseCommand(): Command {
     .action(async (id: string, options: { by?: string; jobs?: string; json?: boolean }) => {
       const { settings } = await loadCommandSettings(options);
       await requireDefinition(settings, id);
-      const by = options.by ?? operator();
+      const by = options.by ?? operatorName();
       const change = await withCommandRedis(settings, async (redis) => {
         const result = await new SchedulePauses(redis, settings.redis.prefix).unpause(
           id,
@@ -99,17 +107,6 @@ export function unpauseCommand(): Command {
         change.changed ? `${id}: unpaused by ${by}` : `${id}: was not paused`,
       );
     });
-}
-
-/** Who runs the command, as the record shows it. */
-function operator(): string {
-  let user = 'unknown';
-  try {
-    user = userInfo().username;
-  } catch {
-    // No passwd entry (a container's arbitrary uid): the host alone says where it came from.
-  }
-  return `${user}@${hostname()}`;
 }
 
 function untilTime(text: string, now: Date): string {
@@ -145,6 +142,7 @@ async function record(
   action: string,
   target: string,
   changed: boolean,
+  reason?: string,
 ): Promise<void> {
   await new OperatorActions(redis, settings.redis.prefix, silentLogger()).record({
     user,
@@ -152,6 +150,7 @@ async function record(
     action,
     target,
     outcome: changed ? 'done' : 'no change',
+    ...(reason === undefined ? {} : { reason }),
   });
 }
 
