@@ -10,6 +10,7 @@ import {
   type NotificationService,
 } from '../ops/notify/notification-service.js';
 import { schedulerOnFire } from '../ops/scheduler-observer.js';
+import { openRateLimitMinutes } from '../ops/rate-limit-minutes.js';
 import { workerObservers } from '../ops/worker-observers.js';
 import { startSchedulerService, type SchedulerService } from '../scheduler/scheduler-service.js';
 import { startWorkerService, type WorkerService } from '../worker/worker-service.js';
@@ -77,7 +78,11 @@ export async function startPawServices(
           settings,
           logger: logger.child({ component: 'worker' }),
           shutdown,
-          observers: workerObservers(metrics, notifications.producer),
+          observers: workerObservers(
+            metrics,
+            notifications.producer,
+            await openRateLimitMinutes({ settings, logger, shutdown }),
+          ),
           ...(workerOptions.kinds === undefined ? {} : { kinds: workerOptions.kinds }),
         });
   return { notifications, scheduler, workers };

@@ -2,7 +2,7 @@ import type { OutcomeQueries } from '../outcomes/outcome-queries.js';
 import type { RunRecord } from '../outcomes/outcome-records.js';
 import { isActiveStatus } from '../outcomes/outcome-status.js';
 import type { PawMetrics } from '../ops/metrics/paw-metrics.js';
-import { countsText } from '../ops/dashboard/dashboard-page.js';
+import { countsText } from '../ops/dashboard/outcome-text.js';
 
 /** What the demo shows at one moment: lines for what happened since, and a status line. */
 export interface ProgressSnapshot {

@@ -1,5 +1,5 @@
 import { renderTable } from '../terminal/table.js';
-import { countsText, itemReason, runReason } from '../ops/dashboard/dashboard-page.js';
+import { countsText, itemReason, runReason } from '../ops/dashboard/outcome-text.js';
 import type { DemoCheck, EndedRun } from './demo-verdict.js';
 
 /** Everything the demo reports at its end. */

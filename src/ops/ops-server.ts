@@ -12,6 +12,8 @@ import type { PlatformClient } from '../platform/platform-client.js';
 import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
 import { RunQueues } from '../queue/run-queues.js';
 import { DASHBOARD_CSS, DASHBOARD_JS } from './dashboard/dashboard-assets.js';
+import { RunItemsReader } from './dashboard/run-items-reader.js';
+import { RunPictures } from './dashboard/run-pictures.js';
 import {
   loadDashboardModel,
   loadDefinitionViews,
@@ -31,6 +33,8 @@ import { OpsAccess } from './auth/ops-access.js';
 import { SchedulePauses } from '../scheduler/schedule-pauses.js';
 import { OperatorActions } from './operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
+import { RateLimitMinutes } from './rate-limit-minutes.js';
+import { registerRetryRoute } from './retry-route.js';
 
 export interface OpsServerOptions {
   readonly settings: Settings;
@@ -76,9 +80,10 @@ const PAGE_HEADERS = {
  * - `/healthz`: the process is alive (200 while its event loop turns);
  * - `/readyz`: Redis answers and a platform token can be had (503 naming what failed);
  * - `/metrics`: Prometheus text;
- * - `/`: the dashboard (definitions, recent runs with their problem items, queues), refreshing
- *   itself; `/api/dashboard`, `/api/runs`, `/api/runs/:runId`, `/api/definitions`, `/api/queues`
- *   as JSON;
+ * - `/`: the dashboard (definitions with their last runs as a strip, recent runs with their
+ *   problem items and pictures, queues), refreshing itself; `/api/dashboard`, `/api/runs`,
+ *   `/api/runs/:runId`, `/api/definitions`, `/api/queues`, `/api/actions` as JSON;
+ * - `POST /api/runs/:runId/retry`: the dashboard's retry (`paw retry`), in write mode only;
  * - `/queues`: bull-board, read-only unless `http.queuesReadOnly` is false.
  *
  * It opens its own Redis connection (so readiness tests Redis itself) and its own read-only
@@ -113,7 +118,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     app.addHook('onRequest', access.hook);
     await connectRedis(redis, settings.redis.url);
     const actions = new OperatorActions(redis, settings.redis.prefix, logger);
-    await registerRoutes(app, { ...options, redis, queries, watched, actions });
+    await registerRoutes(app, { ...options, redis, queries, watched, actions, runQueues });
     await app.listen({ port, host });
   } catch (error) {
     await app.close().catch(() => undefined);
@@ -151,6 +156,7 @@ interface RouteContext extends OpsServerOptions {
   readonly queries: OutcomeQueries;
   readonly watched: readonly WatchedQueue[];
   readonly actions: OperatorActions;
+  readonly runQueues: RunQueues;
 }
 
 /** `/readyz`'s word on the definitions: running as loaded, or a reload refused and why. */
@@ -168,23 +174,45 @@ function definitionsCheck(definitions: DefinitionSet) {
 
 async function registerRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
   const { metrics, queries, watched, settings } = context;
+  const prefix = settings.redis.prefix;
   const startedAt = Date.now();
+  // The set a reload replaces: read at each request, never copied.
+  const definitionSet =
+    context.definitions === undefined ? undefined : DefinitionSet.from(context.definitions);
   const page: PageContext = {
     role: context.role,
     version: context.version,
     queuesUi: true,
     refreshSeconds: context.refreshSeconds ?? 10,
+    retry: settings.http.queuesReadOnly
+      ? { offered: false, why: 'this dashboard is read-only: http.queuesReadOnly' }
+      : definitionSet === undefined
+        ? {
+            offered: false,
+            why: 'this process loaded no job definitions; a scheduler’s dashboard offers it',
+          }
+        : { offered: true },
   };
-  // The set a reload replaces: read at each request, never copied.
-  const definitionSet =
-    context.definitions === undefined ? undefined : DefinitionSet.from(context.definitions);
-  const pauses = new SchedulePauses(context.redis, settings.redis.prefix);
-  const sources = () => ({
-    queries,
-    queues: watched,
-    pauses,
-    ...(definitionSet === undefined ? {} : { definitions: definitionSet.current() }),
-  });
+  const pauses = new SchedulePauses(context.redis, prefix);
+  const items = new RunItemsReader(context.redis, prefix);
+  const pictures = new RunPictures(
+    items,
+    new RateLimitMinutes(context.redis, prefix, settings.outcomes.retentionDays * 86_400),
+  );
+  const sources = () => {
+    const refused = definitionSet?.refused();
+    return {
+      queries,
+      items,
+      pictures,
+      queues: watched,
+      pauses,
+      ...(definitionSet === undefined ? {} : { definitions: definitionSet.current() }),
+      ...(refused === undefined
+        ? {}
+        : { refusedChange: { at: refused.at, problems: refused.problems.map(formatProblem) } }),
+    };
+  };
 
   app.get('/healthz', async () => ({
     status: 'ok',
@@ -267,18 +295,24 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   app.get<{ Params: { runId: string }; Querystring: { items?: string } }>(
     '/api/runs/:runId',
     async (request, reply) => {
-      const run = await new OutcomeStore(context.redis, settings.redis.prefix).getRun(
-        request.params.runId,
-      );
+      const run = await new OutcomeStore(context.redis, prefix).getRun(request.params.runId);
       if (run === undefined) return reply.code(404).send({ error: 'no such run' });
       const itemsPerRun = Number(request.query.items ?? '100');
       return loadRunView(
-        queries,
+        items,
         run,
         Number.isInteger(itemsPerRun) ? Math.min(itemsPerRun, 5000) : 100,
+        pictures,
       );
     },
   );
+  registerRetryRoute(app, {
+    redis: context.redis,
+    settings,
+    queues: context.runQueues,
+    actions: context.actions,
+    definitions: () => definitionSet?.current(),
+  });
   await registerQueuesUi(app, watched, {
     readOnly: settings.http.queuesReadOnly,
     redis: context.redis,

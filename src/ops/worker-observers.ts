@@ -1,16 +1,20 @@
 import type { OutcomeObserver } from '../outcomes/outcome-observer.js';
+import type { PlatformObserver } from '../platform/platform-observer.js';
 import type { WorkerObservers } from '../worker/worker-service.js';
 import type { PawMetrics } from './metrics/paw-metrics.js';
 import type { NotificationProducer } from './notify/notification-queue.js';
+import type { RateLimitMinutes } from './rate-limit-minutes.js';
 
 /**
  * What a worker process reports to: its metrics (platform calls, processor calls, run and item
- * ends, snapshot waits) and, when a run ends, the notification queue (whether the run's
- * definition wants a summary is decided where the definitions are: in the schedulers).
+ * ends, snapshot waits), when a run ends, the notification queue (whether the run's
+ * definition wants a summary is decided where the definitions are: in the schedulers), and the
+ * platform's 429s to the record the dashboard draws under each run's progress.
  */
 export function workerObservers(
   metrics: PawMetrics,
   notifications?: NotificationProducer,
+  rateLimits?: RateLimitMinutes,
 ): WorkerObservers {
   const outcomeMetrics = metrics.outcomes.observer();
   const outcomes: OutcomeObserver = {
@@ -20,5 +24,14 @@ export function workerObservers(
     },
     itemFinished: (item, previousStatus) => outcomeMetrics.itemFinished?.(item, previousStatus),
   };
-  return { platform: metrics.platform.observer(), outcomes, jobs: metrics.jobs.observer() };
+  const platformMetrics = metrics.platform.observer();
+  const recorded = rateLimits?.observer();
+  const platform: PlatformObserver = {
+    onCall: (event) => {
+      platformMetrics.onCall?.(event);
+      recorded?.onCall?.(event);
+    },
+    onTokenRefresh: (event) => platformMetrics.onTokenRefresh?.(event),
+  };
+  return { platform, outcomes, jobs: metrics.jobs.observer() };
 }

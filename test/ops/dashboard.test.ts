@@ -102,9 +102,10 @@ describe('the dashboard over HTTP', () => {
     expect(keys).toEqual(['w-bad', 'w-skip', 'w-ok-1', 'w-ok-2']);
     expect(failedRun?.[1]).toContain('SNAPSHOT_FAILED: the platform said &lt;img');
     expect(failedRun?.[1]).toContain('NAS_SHARE cannot be snapshotted on demand');
-    // The newer run comes first on the page.
-    expect(page.indexOf('nightly-vms@20250102T010000Z')).toBeLessThan(
-      page.indexOf('nightly-vms@20250101T010000Z'),
+    // The newer run comes first in the list of runs (the history strip has the oldest first).
+    const runList = page.slice(page.indexOf('id="runs"'));
+    expect(runList.indexOf('nightly-vms@20250102T010000Z')).toBeLessThan(
+      runList.indexOf('nightly-vms@20250101T010000Z'),
     );
   });
 

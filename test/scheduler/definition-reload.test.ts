@@ -115,6 +115,22 @@ describe('reloading job definitions without a restart (two real scheduler replic
           problems: [expect.stringMatching(/alpha\.yaml:4:19: schedule\.cron: "nope"/) as unknown],
         },
       });
+      // The dashboard says so too, with the problem, above the definitions it keeps running.
+      const dashboard = (await (await fetch(`http://127.0.0.1:${port}/api/dashboard`)).json()) as {
+        refusedChange?: { problems: string[] };
+        definitions: { id: string }[];
+      };
+      expect(dashboard.refusedChange?.problems).toEqual([
+        expect.stringMatching(/alpha\.yaml:4:19: schedule\.cron: "nope"/),
+      ]);
+      expect(dashboard.definitions.map((definition) => definition.id).sort()).toEqual([
+        'alpha',
+        'beta',
+      ]);
+      const page = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+      expect(page).toMatch(
+        /id="definitions-refused"[\s\S]*A change to the job definitions was refused[\s\S]*alpha\.yaml:4:19: schedule\.cron: &quot;nope&quot;/,
+      );
       const metricsText = async (): Promise<string> =>
         (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       expect(await metricsText()).toMatch(/^paw_definitions_change_refused 1$/m);
@@ -134,6 +150,9 @@ describe('reloading job definitions without a restart (two real scheduler replic
       );
       const removedAt = Date.now();
       expect(await readyz()).toMatchObject({ definitions: { status: 'ok', count: 1 } });
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).not.toContain(
+        'definitions-refused',
+      );
       const after = await metricsText();
       expect(after).toMatch(/^paw_definitions_change_refused 0$/m);
       expect(after).toMatch(/^paw_definitions_loaded 1$/m);

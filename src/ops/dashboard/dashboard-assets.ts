@@ -27,6 +27,37 @@ details.run[data-status="failed"], details.run[data-status="missed"], details.ru
 details.run summary { cursor: pointer; }
 .reason { max-width: 40rem; overflow-wrap: anywhere; }
 #refresh-status.stale { color: var(--bad); }
+.refused { border: 1px solid var(--bad); border-radius: .4rem; padding: .2rem .8rem; margin: .4rem 0; }
+.refused ul { margin: .2rem 0 .4rem; }
+svg text { fill: currentColor; font-size: 10px; }
+.run-strip { display: block; }
+.run-strip .baseline, .picture .axis line, .window-timeline .row-rule { stroke: #8886; stroke-width: 1; }
+.mark-succeeded, .segment.succeeded { fill: var(--ok); }
+.mark-failed, .mark-timed-out, .mark-missed, .segment.failed, .failure-mark { fill: var(--bad); }
+.mark-canceled, .mark-skipped, .segment.other { fill: var(--warn); }
+.mark-running, .mark-queued { fill: #1565c0; }
+.run-mark:hover, .bucket:hover .segment { opacity: .7; }
+figure.picture { margin: .5rem 0; }
+figure.picture figcaption { font-size: .8rem; }
+.rate-limited { fill: #8e24aa; }
+.waiting-line { fill: none; stroke: #1565c0; stroke-width: 1.5; stroke-dasharray: 4 2; }
+.in-flight-line { fill: none; stroke: var(--muted); stroke-width: 1.5; }
+.window-timeline .held { fill: #1565c0; fill-opacity: .45; }
+.window-timeline .held.open { stroke: #1565c0; stroke-dasharray: 3 2; }
+.window-timeline .left-alone { fill: none; stroke: var(--warn); stroke-width: 1.5; stroke-dasharray: 4 3; }
+.window-timeline .step { fill: #1565c0; }
+.window-timeline .step-failed { fill: var(--bad); stroke: var(--bad); stroke-width: 2; }
+.key::before { content: ""; display: inline-block; width: .7rem; height: .7rem; margin: 0 .2rem 0 .4rem; vertical-align: -1px; }
+.key.succeeded::before { background: var(--ok); }
+.key.failed::before { background: var(--bad); }
+.key.other::before, .key.left-alone::before { background: var(--warn); }
+.key.waiting::before { background: #1565c0; height: 2px; vertical-align: 3px; }
+.key.in-flight::before { background: var(--muted); height: 2px; vertical-align: 3px; }
+.key.rate-limited::before { background: #8e24aa; }
+.key.paused::before { background: #1565c0; opacity: .6; }
+form.retry { margin: .4rem 0; display: flex; gap: .5rem; align-items: baseline; flex-wrap: wrap; }
+form.retry input { min-width: 18rem; }
+form.retry output.failed { color: var(--bad); }
 `;
 
 export const DASHBOARD_JS = `
@@ -34,8 +65,15 @@ export const DASHBOARD_JS = `
   'use strict';
   const seconds = Number(document.body.dataset.refreshSeconds) || 10;
   const status = document.getElementById('refresh-status');
+  const content = document.getElementById('content');
+  // Someone typing a retry's reason would lose it if the content were replaced under them.
+  function editing() {
+    for (const input of content.querySelectorAll('form.retry input')) {
+      if (input.value !== '' || input === document.activeElement) return true;
+    }
+    return false;
+  }
   async function refresh() {
-    const content = document.getElementById('content');
     const open = new Map();
     for (const details of content.querySelectorAll('details[data-run-id]')) {
       open.set(details.dataset.runId, details.open);
@@ -54,6 +92,40 @@ export const DASHBOARD_JS = `
       status.classList.add('stale');
     }
   }
-  setInterval(refresh, seconds * 1000);
+  setInterval(() => {
+    if (!editing()) void refresh();
+  }, seconds * 1000);
+  // The retry form: the same as paw retry <runId>, through the server's auth and write mode.
+  content.addEventListener('submit', async (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.classList.contains('retry')) return;
+    event.preventDefault();
+    const output = form.querySelector('output');
+    const button = form.querySelector('button');
+    button.disabled = true;
+    output.classList.remove('failed');
+    output.textContent = 'retrying…';
+    try {
+      const response = await fetch('/api/runs/' + encodeURIComponent(form.dataset.runId) + '/retry', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ reason: form.elements.reason.value }),
+      });
+      const result = await response.json();
+      if (!response.ok) throw new Error(result.error || 'HTTP ' + response.status);
+      form.elements.reason.value = '';
+      await refresh();
+      // The refresh drew the form anew (the new run above it): say there what came of it.
+      const shown = content.querySelector('form.retry[data-run-id="' + CSS.escape(form.dataset.runId) + '"] output') || output;
+      shown.textContent = result.outcome === 'nothing'
+        ? 'nothing to retry'
+        : (result.outcome === 'exists' ? 'already retried as ' : 'started ') + result.runId;
+      shown.dataset.newRunId = result.runId || '';
+    } catch (error) {
+      output.textContent = 'not retried: ' + error.message;
+      output.classList.add('failed');
+      button.disabled = false;
+    }
+  });
 })();
 `;

@@ -7,6 +7,11 @@ import { CronSchedule } from '../../cron/cron-schedule.js';
 import type { SchedulePause, SchedulePauses } from '../../scheduler/schedule-pauses.js';
 import { QUEUE_STATES } from '../metrics/queue-metrics.js';
 import { describeWebhook } from '../notify/webhook-address.js';
+import { countsText, runReason } from './outcome-text.js';
+import type { RunItemsReader } from './run-items-reader.js';
+import type { RunPictures } from './run-pictures.js';
+import type { RunProgress } from './run-progress.js';
+import type { WindowTimeline } from './window-timeline.js';
 
 /** A queue the ops server watches, with the kind of job it carries. */
 export interface WatchedQueue {
@@ -18,12 +23,40 @@ export interface WatchedQueue {
 /** Where the dashboard reads from. */
 export interface DashboardSources {
   readonly queries: OutcomeQueries;
+  /** Bounded reads of a run's items (a run may have 100,000). */
+  readonly items: RunItemsReader;
+  /** The data of each run's picture; absent: runs are shown without pictures. */
+  readonly pictures?: RunPictures;
+  /** The last change to the job definitions that was refused (the last valid set runs on). */
+  readonly refusedChange?: RefusedDefinitions;
   /** The definitions this process loaded; a worker process may have none. */
   readonly definitions?: readonly JobDefinition[];
   readonly queues: readonly WatchedQueue[];
   /** Paused schedules (`paw schedules pause`); absent: none shown. */
   readonly pauses?: SchedulePauses;
   readonly clock?: () => Date;
+}
+
+/** A change to the job definitions that a reload refused, with every problem. */
+export interface RefusedDefinitions {
+  /** ISO: when it was refused. */
+  readonly at: string;
+  /** `file:line:column: path: what is wrong, and the fix`. */
+  readonly problems: readonly string[];
+}
+
+/** Runs in a definition's history strip. */
+export const HISTORY_RUNS = 30;
+
+/** One run in a definition's history strip. */
+export interface RunMark {
+  readonly runId: string;
+  readonly status: string;
+  readonly fireTime: string;
+  /** From its start to its end; absent for a run that never started or has not ended. */
+  readonly durationMs?: number;
+  /** Its counts in words, or why it was skipped or missed. */
+  readonly detail?: string;
 }
 
 /** A definition with when it fires next and how its last run went. */
@@ -37,6 +70,8 @@ export interface DefinitionView {
   /** ISO 8601 instants; none for a disabled definition. */
   readonly nextFires: readonly string[];
   readonly lastRun?: RunRecord;
+  /** Its last runs, newest first (up to 30): the history strip. */
+  readonly history: readonly RunMark[];
   /** The pause in force, if the schedule is paused. */
   readonly pause?: SchedulePause;
   /** Where a run's summary goes, redacted (`https://hooks.example.com/…`), and when. */
@@ -49,6 +84,10 @@ export interface RunView {
   readonly items: readonly ItemRecord[];
   /** Items left out (succeeded ones of a large run, or beyond the per-run limit). */
   readonly itemsNotShown: number;
+  /** A snapshot run's progress over time. */
+  readonly progress?: RunProgress;
+  /** A window run's timeline. */
+  readonly timeline?: WindowTimeline;
 }
 
 /** A queue's depth by state. */
@@ -65,6 +104,8 @@ export interface DashboardModel {
   readonly generatedAt: string;
   /** Absent when this process loaded no definitions (a worker). */
   readonly definitions?: readonly DefinitionView[];
+  /** Set while the last change to the definitions is refused. */
+  readonly refusedChange?: RefusedDefinitions;
   readonly runs: readonly RunView[];
   readonly queues: readonly QueueView[];
   /** Why the queues could not be read, if they could not. */
@@ -107,7 +148,7 @@ export async function loadDashboardModel(
           limits.nextFires ?? 3,
           sources.pauses,
         ),
-    loadRunViews(sources.queries, { limit: runLimit }, limits.itemsPerRun ?? 25),
+    loadRunViews(sources, { limit: runLimit }, limits.itemsPerRun ?? 25),
     loadQueueViews(sources.queues).then(
       (views) => ({ views, error: undefined }),
       (error: unknown) => ({
@@ -119,6 +160,7 @@ export async function loadDashboardModel(
   return {
     generatedAt: now.toISOString(),
     ...(definitions === undefined ? {} : { definitions }),
+    ...(sources.refusedChange === undefined ? {} : { refusedChange: sources.refusedChange }),
     runs,
     queues: queues.views,
     ...(queues.error === undefined ? {} : { queueError: queues.error }),
@@ -137,7 +179,8 @@ export async function loadDefinitionViews(
   return Promise.all(
     definitions.map(async (definition): Promise<DefinitionView> => {
       const { schedule } = definition;
-      const [lastRun] = await queries.listRuns({ definitionId: definition.id, limit: 1 });
+      const recent = await queries.listRuns({ definitionId: definition.id, limit: HISTORY_RUNS });
+      const lastRun = recent[0];
       const nextFires = definition.enabled
         ? CronSchedule.create(schedule.cron, schedule.timezone)
             .nextFires(now, nextFireCount)
@@ -153,6 +196,7 @@ export async function loadDefinitionViews(
         timezone: schedule.timezone,
         nextFires,
         ...(lastRun === undefined ? {} : { lastRun }),
+        history: recent.map(markOf),
         ...pauseOf(paused, definition.id),
         ...(webhook === undefined
           ? {}
@@ -164,41 +208,68 @@ export async function loadDefinitionViews(
   );
 }
 
-/** Recent runs (newest first), each with its problem items first. */
+/** Recent runs (newest first), each with its problem items first and its picture. */
 async function loadRunViews(
-  queries: OutcomeQueries,
+  sources: DashboardSources,
   query: { readonly limit: number; readonly definitionId?: string },
   itemsPerRun: number,
 ): Promise<RunView[]> {
-  const runs = await queries.listRuns(query);
-  return Promise.all(runs.map((run) => loadRunView(queries, run, itemsPerRun)));
+  const runs = await sources.queries.listRuns(query);
+  return Promise.all(
+    runs.map((run) => loadRunView(sources.items, run, itemsPerRun, sources.pictures)),
+  );
 }
 
-/** One run with up to `itemsPerRun` items: problems first, then (small runs only) the rest. */
+/**
+ * One run with up to `itemsPerRun` items: problems first, then (small runs only) the rest; and
+ * the data of its picture when `pictures` is given. Every read is bounded, whatever the run's
+ * size: a running run of 100,000 queued items reads `itemsPerRun` of them.
+ */
 export async function loadRunView(
-  queries: OutcomeQueries,
+  reader: RunItemsReader,
   run: RunRecord,
   itemsPerRun: number,
+  pictures?: RunPictures,
 ): Promise<RunView> {
-  const items: ItemRecord[] = [];
   const problems: ItemRecord[] = [];
-  for await (const item of queries.items({ runId: run.runId, statuses: PROBLEM_STATUSES })) {
-    problems.push(item);
+  for (const status of PROBLEM_STATUSES) {
+    if (problems.length >= itemsPerRun) break;
+    const found = await reader.withStatus(run.runId, status, itemsPerRun - problems.length);
+    found.sort((a, b) => (a.targetName ?? a.itemKey).localeCompare(b.targetName ?? b.itemKey));
+    problems.push(...found);
   }
-  problems.sort(
-    (a, b) =>
-      PROBLEM_STATUSES.indexOf(a.status) - PROBLEM_STATUSES.indexOf(b.status) ||
-      (a.targetName ?? a.itemKey).localeCompare(b.targetName ?? b.itemKey),
-  );
-  items.push(...problems.slice(0, itemsPerRun));
+  const items: ItemRecord[] = [...problems];
   // Succeeded items are listed only for runs small enough to read whole on every refresh.
   if (items.length < itemsPerRun && run.counts.total <= itemsPerRun) {
-    for await (const item of queries.items({ runId: run.runId, statuses: ['succeeded'] })) {
-      if (items.length >= itemsPerRun) break;
-      items.push(item);
-    }
+    const { items: all } = await reader.sample(run.runId, itemsPerRun);
+    const succeeded = all
+      .filter((item) => item.status === 'succeeded')
+      .sort((a, b) => (a.itemKey < b.itemKey ? -1 : a.itemKey > b.itemKey ? 1 : 0));
+    items.push(...succeeded.slice(0, itemsPerRun - items.length));
   }
-  return { run, items, itemsNotShown: Math.max(0, run.counts.total - items.length) };
+  const picture = pictures === undefined ? {} : await pictures.of(run);
+  return {
+    run,
+    items,
+    itemsNotShown: Math.max(0, run.counts.total - items.length),
+    ...picture,
+  };
+}
+
+/** A run as a mark of its definition's history strip. */
+function markOf(run: RunRecord): RunMark {
+  const started = run.startedAt === undefined ? undefined : Date.parse(run.startedAt);
+  const finished = run.finishedAt === undefined ? undefined : Date.parse(run.finishedAt);
+  const detail = run.counts.total > 0 ? countsText(run.counts) : runReason(run);
+  return {
+    runId: run.runId,
+    status: run.status,
+    fireTime: run.fireTime,
+    ...(started === undefined || finished === undefined
+      ? {}
+      : { durationMs: Math.max(0, finished - started) }),
+    ...(detail === undefined ? {} : { detail }),
+  };
 }
 
 /** Each watched queue's depth by state. Throws when Redis cannot be read. */

@@ -1,7 +1,18 @@
-import type { ItemCounts, ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
-import type { DashboardModel, DefinitionView, QueueView, RunView } from './dashboard-model.js';
+import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
+import { isActiveStatus } from '../../outcomes/outcome-status.js';
+import type {
+  DashboardModel,
+  DefinitionView,
+  QueueView,
+  RefusedDefinitions,
+  RunView,
+} from './dashboard-model.js';
 import { describePause } from '../../scheduler/schedule-pauses.js';
 import { html, type SafeHtml } from './html.js';
+import { briefDuration, countsText, itemReason, runReason } from './outcome-text.js';
+import { renderProgressChart } from './svg/progress-chart.js';
+import { renderRunStrip } from './svg/run-strip.js';
+import { renderWindowTimeline } from './svg/window-timeline.js';
 
 /** What the page says about the process serving it. */
 export interface PageContext {
@@ -12,6 +23,11 @@ export interface PageContext {
   readonly queuesUi: boolean;
   /** Seconds between refreshes. */
   readonly refreshSeconds: number;
+  /**
+   * Whether the page offers to retry a run's failed items (POST /api/runs/<id>/retry), or why
+   * not: the server is read-only (http.queuesReadOnly), or this process loaded no definitions.
+   */
+  readonly retry: { readonly offered: true } | { readonly offered: false; readonly why: string };
 }
 
 /** Run statuses that mean something went wrong (the run is shown open). */
@@ -54,6 +70,7 @@ export function renderDashboardContent(model: DashboardModel, context: PageConte
     </section>
     <section id="definitions">
       <h2>Definitions</h2>
+      ${model.refusedChange === undefined ? '' : renderRefusedChange(model.refusedChange)}
       ${
         model.definitions === undefined
           ? html`<p class="muted">
@@ -68,12 +85,25 @@ export function renderDashboardContent(model: DashboardModel, context: PageConte
       ${
         model.runs.length === 0
           ? html`<p class="muted">No runs yet.</p>`
-          : model.runs.map((view) => renderRun(view))
+          : model.runs.map((view) => renderRun(view, context))
       }
     </section>
     <p class="muted" id="generated-at" data-generated-at="${model.generatedAt}">
       Generated ${formatTime(model.generatedAt)}
     </p>`;
+}
+
+/** A reload that was refused: the last valid set runs on, and this says what to fix. */
+function renderRefusedChange(change: RefusedDefinitions): SafeHtml {
+  return html`<div class="refused" id="definitions-refused" role="alert">
+    <p class="problem">
+      A change to the job definitions was refused at ${formatTime(change.at)}; the last valid set
+      keeps running until the files are fixed (<code>paw validate</code> checks them):
+    </p>
+    <ul>
+      ${change.problems.map((problem) => html`<li><code>${problem}</code></li>`)}
+    </ul>
+  </div>`;
 }
 
 function renderQueues(model: DashboardModel, context: PageContext): SafeHtml {
@@ -127,6 +157,7 @@ function renderDefinitions(definitions: readonly DefinitionView[]): SafeHtml {
         <th>Kind</th>
         <th>Schedule</th>
         <th>Next fires</th>
+        <th>Last runs</th>
         <th>Last run</th>
         <th>Notify</th>
       </tr>
@@ -169,6 +200,7 @@ function renderDefinition(definition: DefinitionView): SafeHtml {
           : definition.nextFires.map((fire) => html`<div class="nowrap">${formatTime(fire)}</div>`)
       }
     </td>
+    <td>${renderRunStrip(definition.id, definition.history)}</td>
     <td>
       ${
         last === undefined
@@ -192,7 +224,7 @@ function renderDefinition(definition: DefinitionView): SafeHtml {
   </tr>`;
 }
 
-function renderRun(view: RunView): SafeHtml {
+function renderRun(view: RunView, context: PageContext): SafeHtml {
   const { run } = view;
   const troubled = BAD_RUN_STATUSES.has(run.status) || run.counts.failed + run.counts.timedOut > 0;
   const reason = runReason(run);
@@ -213,6 +245,9 @@ function renderRun(view: RunView): SafeHtml {
     </summary>
     <p class="muted">${run.runId}</p>
     ${reason === undefined ? '' : html`<p class="reason">${reason}</p>`}
+    ${view.progress === undefined ? '' : renderProgressChart(run.runId, view.progress)}
+    ${view.timeline === undefined ? '' : renderWindowTimeline(run.runId, view.timeline)}
+    ${renderRetry(run, context)}
     ${
       view.items.length === 0
         ? ''
@@ -234,6 +269,31 @@ function renderRun(view: RunView): SafeHtml {
     }
     ${view.itemsNotShown > 0 ? html`<p class="muted">… and ${view.itemsNotShown} more item${view.itemsNotShown === 1 ? '' : 's'} (<code>paw outcomes --run ${run.runId}</code>)</p>` : ''}
   </details>`;
+}
+
+/**
+ * The retry form of an ended snapshot run with items that did not succeed: the same as
+ * `paw retry <runId>`, asking why (recorded with the action). The script sends it; the server
+ * checks who may (write mode, same origin) and records it.
+ */
+function renderRetry(run: RunRecord, context: PageContext): SafeHtml | string {
+  const notSucceeded = run.counts.failed + run.counts.timedOut + run.counts.canceled;
+  if (run.kind !== 'snapshot' || isActiveStatus(run.status) || notSucceeded === 0) return '';
+  const items = `${notSucceeded} item${notSucceeded === 1 ? '' : 's'}`;
+  if (!context.retry.offered) {
+    return html`<p class="muted retry-offline">
+      Retry the ${items} that did not succeed with <code>paw retry ${run.runId}</code>
+      (${context.retry.why}).
+    </p>`;
+  }
+  return html`<form class="retry" data-run-id="${run.runId}">
+    <label
+      >Retry the ${items} that did not succeed (failed, timed out, canceled) as a new run, because
+      <input name="reason" required maxlength="500" placeholder="why, e.g. cluster-b is back" />
+    </label>
+    <button type="submit">Retry</button>
+    <output class="retry-result" role="status"></output>
+  </form>`;
 }
 
 function renderItem(item: ItemRecord): SafeHtml {
@@ -258,44 +318,6 @@ function statusBadge(status: string): SafeHtml {
   return html`<span class="badge status-${status}">${status}</span>`;
 }
 
-/** Why a run ended as it did, in one line. */
-export function runReason(run: RunRecord): string | undefined {
-  const error = [run.errorCode, run.errorMessage].filter((part) => part !== undefined).join(': ');
-  return (
-    [run.reason, error === '' ? undefined : error]
-      .filter((part) => part !== undefined)
-      .join(' — ') || undefined
-  );
-}
-
-/** Why an item ended as it did, in one line. */
-export function itemReason(item: ItemRecord): string | undefined {
-  const error = [item.errorCode, item.errorMessage].filter((part) => part !== undefined).join(': ');
-  return (
-    [error === '' ? undefined : error, item.reason]
-      .filter((part) => part !== undefined)
-      .join(' — ') || undefined
-  );
-}
-
-/** "198 succeeded · 2 failed" (statuses with a count only). */
-export function countsText(counts: ItemCounts): string {
-  const parts: [number, string][] = [
-    [counts.succeeded, 'succeeded'],
-    [counts.failed, 'failed'],
-    [counts.timedOut, 'timed out'],
-    [counts.canceled, 'canceled'],
-    [counts.skipped, 'skipped'],
-    [counts.running, 'running'],
-    [counts.queued, 'queued'],
-  ];
-  const text = parts
-    .filter(([count]) => count > 0)
-    .map(([count, label]) => `${count} ${label}`)
-    .join(' · ');
-  return text === '' ? 'no items' : text;
-}
-
 function formatTime(iso: string): string {
   return iso.replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
 }
@@ -303,10 +325,7 @@ function formatTime(iso: string): string {
 function formatDuration(run: RunRecord): string {
   const start = Date.parse(run.startedAt ?? run.fireTime);
   const end = Date.parse(run.finishedAt ?? run.fireTime);
-  const seconds = Math.max(0, Math.round((end - start) / 1000));
-  if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 120 ? `${minutes}m` : `${Math.round(minutes / 60)}h`;
+  return briefDuration(end - start);
 }
 
 /** A run id as an HTML id (run ids hold `@` and `.`, which are fine, but keep it tidy). */

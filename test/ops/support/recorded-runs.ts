@@ -16,11 +16,15 @@ export async function recordRun(
     readonly definitionId: string;
     readonly kind?: JobKind;
     readonly fireTime?: Date;
+    /** When the run started and ended (now, by default); items carry their own times. */
+    readonly startedAt?: Date;
+    readonly finishedAt?: Date;
     readonly items: ReadonlyArray<{ readonly key: string } & ItemUpdate>;
   },
   observer?: OutcomeObserver,
 ): Promise<string> {
-  const store = new OutcomeStore(redis, prefix, undefined, observer);
+  let now = run.startedAt;
+  const store = new OutcomeStore(redis, prefix, () => now ?? new Date(), observer);
   await store.createRun({
     runId: run.runId,
     definitionId: run.definitionId,
@@ -37,5 +41,6 @@ export async function recordRun(
       ...update,
     });
   }
+  now = run.finishedAt;
   return store.finishRun(run.runId);
 }

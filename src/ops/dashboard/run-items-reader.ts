@@ -1,0 +1,95 @@
+import type { Redis } from 'ioredis';
+import { OutcomeKeys } from '../../outcomes/outcome-keys.js';
+import { itemFromStored, type ItemRecord } from '../../outcomes/outcome-records.js';
+import type { ItemStatus } from '../../outcomes/outcome-status.js';
+
+/** Items asked of Redis per SSCAN/HSCAN step. */
+const SCAN_COUNT = 1000;
+
+/** Some of a run's items, and whether they are all of them. */
+export interface ItemSample {
+  readonly items: readonly ItemRecord[];
+  /** True when every item of the run was read (no limit was reached). */
+  readonly complete: boolean;
+}
+
+/**
+ * Bounded reads of a run's items for the dashboard, which refreshes every few seconds and must
+ * stay fast for a run of 100,000 items. OutcomeQueries streams a run's items whole (right for
+ * exports); here every read stops at a limit, through the outcome store's own keys
+ * (outcome-keys.ts) and record format (`itemFromStored`), read-only.
+ */
+export class RunItemsReader {
+  private readonly keys: OutcomeKeys;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = new OutcomeKeys(prefix);
+  }
+
+  /**
+   * Up to `limit` items of `runId` in `status` (any status but `succeeded`, which has no set of
+   * its own: use {@link sample}), read from the run's per-status set.
+   */
+  async withStatus(runId: string, status: ItemStatus, limit: number): Promise<ItemRecord[]> {
+    if (limit <= 0) return [];
+    const itemKeys = new Set<string>();
+    let cursor = '0';
+    do {
+      const [next, members] = await this.redis.sscan(
+        this.keys.itemsWithStatus(runId, status),
+        cursor,
+        'COUNT',
+        SCAN_COUNT,
+      );
+      cursor = next;
+      for (const member of members) {
+        if (itemKeys.size >= limit) break;
+        itemKeys.add(member);
+      }
+    } while (cursor !== '0' && itemKeys.size < limit);
+    return this.getItems(runId, [...itemKeys]);
+  }
+
+  /**
+   * Up to `limit` items of `runId`, whatever their status, in Redis's hash order (unrelated to
+   * when they ended, so a partial read is a fair sample of a large run).
+   */
+  async sample(runId: string, limit: number): Promise<ItemSample> {
+    const items = new Map<string, ItemRecord>();
+    let cursor = '0';
+    let leftOut = false;
+    do {
+      const [next, flat] = await this.redis.hscan(
+        this.keys.items(runId),
+        cursor,
+        'COUNT',
+        SCAN_COUNT,
+      );
+      cursor = next;
+      for (let index = 0; index + 1 < flat.length; index += 2) {
+        const itemKey = flat[index] ?? '';
+        if (items.has(itemKey)) continue;
+        if (items.size >= limit) {
+          leftOut = true;
+          break;
+        }
+        items.set(itemKey, itemFromStored(runId, itemKey, flat[index + 1] ?? '{}'));
+      }
+    } while (cursor !== '0' && !leftOut);
+    return { items: [...items.values()], complete: cursor === '0' && !leftOut };
+  }
+
+  private async getItems(runId: string, itemKeys: readonly string[]): Promise<ItemRecord[]> {
+    if (itemKeys.length === 0) return [];
+    const values = await this.redis.hmget(this.keys.items(runId), ...itemKeys);
+    const items: ItemRecord[] = [];
+    itemKeys.forEach((itemKey, index) => {
+      const json = values[index];
+      if (json !== null && json !== undefined) items.push(itemFromStored(runId, itemKey, json));
+    });
+    return items;
+  }
+}
