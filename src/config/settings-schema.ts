@@ -343,11 +343,12 @@ const rotationSettings = z.strictObject({
 
 const schedulerSettings = z.strictObject({
   /**
-   * How long a replica's claim on a definition's due fires lasts. Another replica takes over
-   * the fires of one that died after this long, so it bounds how late a fire can be after a
-   * crash.
+   * How long a replica's claim on a definition's due fires lasts without renewal (it is renewed
+   * every third of this while the replica works). Another replica takes over the fires of one
+   * that died within this long, so it bounds how late a fire can be after a crash; a replica
+   * paused for longer loses the claim, which the deterministic fire ids make harmless.
    */
-  leaseMs: z.number().int().min(1000).max(600_000).default(30_000),
+  leaseMs: z.number().int().min(1000).max(600_000).default(3_000),
   /**
    * A fire handled at most this late is on time (trigger `cron`). Later than this it needs the
    * definition's `catchUp` window, or it is recorded as missed.

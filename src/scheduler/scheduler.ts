@@ -290,39 +290,56 @@ export class Scheduler {
       return [];
     }
 
+    const { lease } = claim;
     const cursor = claim.cursor?.getTime() ?? Number.NEGATIVE_INFINITY;
     const results: FireResult[] = [];
     let handledUpTo: Date | undefined;
-    try {
-      if (track.unrecordedMissed > 0) {
-        logger.warn(
-          { definitionId, missed: track.unrecordedMissed },
-          'older missed fires are counted here but not recorded one by one',
-        );
-      }
-      for (const fire of track.pending) {
-        if (fire.fireTime.getTime() <= cursor) continue;
-        const result =
-          fire.action === 'enqueue'
-            ? await firer.fire(
-                track.definition,
-                fire.fireTime,
-                fire.trigger,
-                startByOf(track, fire),
-              )
-            : await firer.recordMissed(track.definition, fire);
-        results.push(result);
-        handledUpTo = fire.fireTime;
-        this.options.onFire?.(track.definition, fire, result);
-      }
-      await coordinator.complete(definitionId, last.fireTime);
-      track.pending = [];
-      track.unrecordedMissed = 0;
-      return results;
-    } catch (error) {
+    /** Keeps the fires not handled yet for a later tick, and hands back the lease. */
+    const stopAfterHandled = async (): Promise<FireResult[]> => {
       const upTo = handledUpTo;
       if (upTo !== undefined) track.pending = track.pending.filter((fire) => fire.fireTime > upTo);
-      await coordinator.complete(definitionId, upTo).catch(() => undefined);
+      await lease.complete(upTo);
+      return results;
+    };
+    try {
+      return await lease.renewedWhile(async () => {
+        if (track.unrecordedMissed > 0) {
+          logger.warn(
+            { definitionId, missed: track.unrecordedMissed },
+            'older missed fires are counted here but not recorded one by one',
+          );
+        }
+        for (const fire of track.pending) {
+          if (fire.fireTime.getTime() <= cursor) continue;
+          if (lease.lost) {
+            // Paused past the lease: another replica holds it now and handles the rest.
+            logger.warn(
+              { definitionId, handledUpTo: handledUpTo?.toISOString() },
+              'lost the lease while handling due fires; another replica takes the rest over',
+            );
+            return stopAfterHandled();
+          }
+          const result =
+            fire.action === 'enqueue'
+              ? await firer.fire(
+                  track.definition,
+                  fire.fireTime,
+                  fire.trigger,
+                  startByOf(track, fire),
+                )
+              : await firer.recordMissed(track.definition, fire);
+          results.push(result);
+          handledUpTo = fire.fireTime;
+          lease.handled(fire.fireTime);
+          this.options.onFire?.(track.definition, fire, result);
+        }
+        await lease.complete(last.fireTime);
+        track.pending = [];
+        track.unrecordedMissed = 0;
+        return results;
+      });
+    } catch (error) {
+      await stopAfterHandled().catch(() => undefined);
       throw error;
     }
   }
