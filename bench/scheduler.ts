@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { settingsSchema } from '../src/config/settings-schema.js';
@@ -37,11 +37,12 @@ duplicates are exact. No workers run: the jobs stay waiting.
   --seconds N        length of the measured window in seconds (default 50)
   --kill             SIGKILL one replica halfway through the window, while it holds a lease,
                      and report the fires before and after separately (failover takes up to
-                     scheduler.leaseMs)
-  --lease-ms N       scheduler.leaseMs for the replicas (default: paw's default, 30000)
+                     scheduler.leaseMs, then the next tick)
+  --lease-ms N       scheduler.leaseMs for the replicas (default: paw's default, 3000)
   --quick            10 definitions x 10 seconds (100 fires)
   --markdown         print the table as Markdown
   --json FILE        also write every figure as JSON to FILE
+  --cpu-prof DIR     write a V8 CPU profile of every replica into DIR (node --cpu-prof)
   --help             this text
 
 Fire-to-enqueue latency = the time Redis stored the BullMQ job (the id of its "added" event)
@@ -61,6 +62,7 @@ interface Options {
   leaseMs: number;
   markdown: boolean;
   json: string | undefined;
+  cpuProfileDir: string | undefined;
 }
 
 function parseOptions(args: string[]): Options | undefined {
@@ -75,6 +77,7 @@ function parseOptions(args: string[]): Options | undefined {
       quick: { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
       json: { type: 'string' },
+      'cpu-prof': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -97,6 +100,7 @@ function parseOptions(args: string[]): Options | undefined {
     leaseMs: count('lease-ms', values['lease-ms'], defaults.scheduler.leaseMs, 1000),
     markdown: values.markdown,
     json: values.json,
+    cpuProfileDir: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
   };
 }
 
@@ -147,7 +151,15 @@ export async function run(args: string[]): Promise<void> {
       PAW_SCHEDULER_LEASE_MS: String(options.leaseMs),
     };
     for (let index = 0; index < options.replicas; index++) {
-      replicas.push(new SchedulerReplica(`replica ${index + 1}`, env));
+      replicas.push(
+        new SchedulerReplica(
+          `replica ${index + 1}`,
+          env,
+          options.cpuProfileDir === undefined
+            ? []
+            : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir],
+        ),
+      );
     }
     await Promise.all(replicas.map((replica) => replica.ready(120_000)));
 

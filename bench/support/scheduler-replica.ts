@@ -14,13 +14,15 @@ export class SchedulerReplica {
   constructor(
     readonly name: string,
     env: Record<string, string>,
+    /** Options for node itself (`--cpu-prof`: the profile is written when it exits). */
+    nodeOptions: readonly string[] = [],
   ) {
     const base: NodeJS.ProcessEnv = {};
     // The bench's own PAW_* variables must not leak into the replicas' settings.
     for (const [key, value] of Object.entries(process.env)) {
       if (!key.startsWith('PAW_')) base[key] = value;
     }
-    this.child = spawn(process.execPath, [PAW_BIN, 'scheduler'], {
+    this.child = spawn(process.execPath, [...nodeOptions, PAW_BIN, 'scheduler'], {
       cwd: REPO_ROOT,
       env: { ...base, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
