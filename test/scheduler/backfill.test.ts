@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
+import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import { jobsFolder } from '../support/definitions.js';
 import { PawProcess, runPaw } from '../support/paw-process.js';
 import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
@@ -81,6 +83,87 @@ describe('paw backfill (real processes, a live scheduler)', () => {
       await scheduler.stop('SIGTERM');
     }
   }, 120_000);
+
+  it('two replicas catching up the same past times that a backfill fires: each time once', async () => {
+    const prefix = uniquePrefix('backfill-race');
+    const dir = await jobsFolder({
+      'jobs.yaml': DEFINITIONS.replace('overlap: allow', 'overlap: allow, catchUp: 1h'),
+    });
+    const env = { PAW_REDIS_URL: testRedisUrl(), PAW_REDIS_PREFIX: prefix, PAW_JOBS_DIR: dir };
+    const queries = new OutcomeQueries(redis, prefix);
+    // The range is the last 1,000 seconds; the replicas were down for the last 500 of them
+    // (their cursor says so) and catch those up (catchUp: 1h) under the run ids the backfill
+    // gives them too. Whichever gets to a time first creates its run; the other must find it.
+    const from = Math.floor(Date.now() / 1000) * 1000 - 1_000_000;
+    const to = from + 999_000;
+    await redis.hset(`${prefix}:scheduler:cursors`, 'every-second', from + 499_000);
+    // A third replica (this test) holds the claim until the backfill starts, so that the two
+    // real ones catch up while it runs, not before.
+    const held = await new FireCoordinator(redis, prefix, 60_000).claim('every-second', new Date());
+    if (held.status !== 'claimed') throw new Error(`the claim was ${held.status}`);
+    const replicas = [
+      new PawProcess(['scheduler'], { env, cwd: dir }),
+      new PawProcess(['scheduler'], { env, cwd: dir }),
+    ];
+    try {
+      await Promise.all(replicas.map((r) => r.waitForStderr(/ready \(replica/, 60_000)));
+      const backfill = runPaw(
+        [
+          'backfill',
+          'every-second',
+          '--from',
+          new Date(from).toISOString(),
+          '--to',
+          new Date(to).toISOString(),
+          '--json',
+        ],
+        { env, cwd: dir },
+      );
+      // Released as the backfill starts: the replicas go (at their next tick) while it boots.
+      await held.lease.complete(undefined);
+      const result = await backfill;
+      expect(result.code, result.stderr).toBe(0);
+      const report = JSON.parse(result.stdout) as BackfillReport;
+      expect(report.times).toBe(1000);
+      await eventually('the replicas caught up', async () =>
+        (await queries.listRuns({ definitionId: 'every-second', limit: 1 })).some(
+          (run) => Date.parse(run.fireTime) > to + 1000,
+        ),
+      );
+      const rangeIds = new Set(report.fires.map((fire) => fire.runId));
+      expect(rangeIds.size).toBe(1000);
+      // One run per time of the range (run ids are the members of the definition's index)...
+      const indexed = await redis.zrangebyscore(
+        `${prefix}:outcomes:runs:def:every-second`,
+        from,
+        to,
+      );
+      expect(indexed.filter((runId) => rangeIds.has(runId))).toHaveLength(1000);
+      expect(indexed).toHaveLength(1000);
+      // ...each created once: what the backfill created and what the replicas created add up.
+      const backfilled = report.fires.filter((fire) => fire.result === 'enqueued').length;
+      const byReplicas = replicas
+        .flatMap((replica) => replica.logRecords())
+        .filter(
+          (record) => record['result'] === 'enqueued' && rangeIds.has(String(record['runId'])),
+        ).length;
+      expect(backfilled + byReplicas).toBe(1000);
+      expect(report.existing).toBe(1000 - backfilled);
+      // Both sides created some of them: both went through the same times.
+      expect(byReplicas).toBeGreaterThan(0);
+      expect(backfilled).toBeGreaterThan(0);
+      // And every run's job is in the queue once (BullMQ job id = run id).
+      const queue = new Queue('snapshot', { connection: redis, prefix });
+      try {
+        const jobs = await queue.getJobs(['waiting'], 0, 2000);
+        expect(jobs.filter((job) => rangeIds.has(job.id ?? ''))).toHaveLength(1000);
+      } finally {
+        await queue.close();
+      }
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.stop('SIGTERM')));
+    }
+  }, 180_000);
 
   it('refuses a range into the future or too wide, with exit 2', async () => {
     const dir = await jobsFolder({ 'jobs.yaml': DEFINITIONS });

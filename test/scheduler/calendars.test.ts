@@ -207,4 +207,75 @@ keepForever: true
     const waiting = await redis.llen(`${prefix}:snapshot:wait`);
     expect(waiting).toBe(0);
   }, 120_000);
+
+  it('two backfill processes over a year with both DST changes skip each calendar day by its local date, each fire once', async () => {
+    const prefix = uniquePrefix('calendar-dst');
+    const dir = await jobsFolder({
+      'calendars.yaml': 'calendars:\n  dst-changes:\n    days: [2025-10-26, 2026-03-29]\n',
+      'jobs.yaml': `
+id: twice-nightly
+kind: snapshot
+schedule:
+  cron: "30 0,2 * * *"
+  timezone: Europe/Berlin
+  overlap: allow
+  skip: [dst-changes]
+targets: { types: [VSPHERE_VM] }
+keepForever: true
+`,
+    });
+    const env = { PAW_REDIS_URL: testRedisUrl(), PAW_REDIS_PREFIX: prefix, PAW_JOBS_DIR: dir };
+    const range = ['--from', '2025-10-20T00:00:00Z', '--to', '2026-04-05T00:00:00Z', '--json'];
+    // Two operators backfill the same range at once, as real processes.
+    const [first, second] = await Promise.all([
+      runPaw(['backfill', 'twice-nightly', ...range], { env, cwd: dir }),
+      runPaw(['backfill', 'twice-nightly', ...range], { env, cwd: dir }),
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    type Report = { times: number; fires: { runId: string; result: string }[] };
+    const reports = [JSON.parse(first.stdout) as Report, JSON.parse(second.stdout) as Report];
+    const times = reports[0]?.times ?? 0;
+    expect(times).toBe(2 * 167); // 00:30 and 02:30 local on each of 167 days
+    expect(reports[1]?.times).toBe(times);
+    // Each fire was created by one of the two, never both.
+    const created = reports
+      .flatMap((report) => report.fires)
+      .filter((fire) => fire.result === 'enqueued' || fire.result === 'calendar');
+    expect(created).toHaveLength(times);
+    expect(new Set(created.map((fire) => fire.runId)).size).toBe(times);
+
+    const runs = byFireTime(
+      await new OutcomeQueries(redis, prefix).listRuns({ definitionId: 'twice-nightly' }),
+    );
+    expect(runs).toHaveLength(times);
+    // The skipped fires are those whose local date is a calendar day, whatever their UTC date:
+    // 00:30 local is the evening before in UTC; 02:30 on the day clocks go back fires once (its
+    // first occurrence), and on the day they spring forward it does not exist and fires at 03:30.
+    const skipped = runs.filter((run) => run.status === 'skipped');
+    expect(skipped.map((run) => [run.fireTime, run.reason])).toEqual([
+      [
+        '2025-10-25T22:30:00.000Z',
+        'calendar dst-changes skips 2025-10-26, a local date in Europe/Berlin',
+      ],
+      [
+        '2025-10-26T00:30:00.000Z',
+        'calendar dst-changes skips 2025-10-26, a local date in Europe/Berlin',
+      ],
+      [
+        '2026-03-28T23:30:00.000Z',
+        'calendar dst-changes skips 2026-03-29, a local date in Europe/Berlin',
+      ],
+      [
+        '2026-03-29T01:30:00.000Z',
+        'calendar dst-changes skips 2026-03-29, a local date in Europe/Berlin',
+      ],
+    ]);
+    // Their neighbours run, including those on the same UTC date.
+    const statusAt = (iso: string) => runs.find((run) => run.fireTime === iso)?.status;
+    expect(statusAt('2025-10-25T00:30:00.000Z')).toBe('queued'); // 02:30 CEST on the 25th
+    expect(statusAt('2025-10-26T23:30:00.000Z')).toBe('queued'); // 00:30 CET on the 27th
+    expect(statusAt('2026-03-29T22:30:00.000Z')).toBe('queued'); // 00:30 CEST on the 30th
+    expect(runs.filter((run) => run.status === 'queued')).toHaveLength(times - 4);
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
+import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import type { RunRecord } from '../../src/outcomes/outcome-records.js';
 import { jobsFolder } from '../support/definitions.js';
 import { PawProcess, runPaw } from '../support/paw-process.js';
@@ -145,6 +146,75 @@ describe('paw schedules pause / unpause with two scheduler replicas (real proces
         expect.stringMatching(/ pause schedule no change$/),
       ]);
     } finally {
+      await Promise.all(replicas.map((replica) => replica.stop('SIGTERM')));
+    }
+  }, 120_000);
+
+  it('a pause issued while a fire is being claimed: the replica that fires it honours the pause', async () => {
+    const prefix = uniquePrefix('pause-claim');
+    const dir = await jobsFolder({ 'jobs.yaml': DEFINITIONS });
+    const env = { PAW_REDIS_URL: testRedisUrl(), PAW_REDIS_PREFIX: prefix, PAW_JOBS_DIR: dir };
+    const paw = (args: string[]) => runPaw(args, { env, cwd: dir });
+    const queries = new OutcomeQueries(redis, prefix);
+    const byFireTime = async (): Promise<RunRecord[]> =>
+      (await queries.listRuns({ definitionId: 'every-second', limit: 1000 })).sort(
+        (a, b) => Date.parse(a.fireTime) - Date.parse(b.fireTime),
+      );
+    const replicas = [
+      new PawProcess(['scheduler'], { env, cwd: dir }),
+      new PawProcess(['scheduler'], { env, cwd: dir }),
+    ];
+    // A third replica, this test: it claims the definition's due fires and is slow to fire
+    // them, so the pause below arrives between the claim and the fire.
+    const claimer = new FireCoordinator(redis, prefix, 2000);
+    let renew: NodeJS.Timeout | undefined;
+    try {
+      await Promise.all(replicas.map((r) => r.waitForStderr(/ready \(replica/, 60_000)));
+      await eventually('two fires', async () => (await byFireTime()).length >= 2);
+      await eventually(
+        'the claim',
+        async () => (await claimer.claim('every-second', new Date())).status === 'claimed',
+        { intervalMs: 20 },
+      );
+      const claimedAt = Date.now();
+      renew = setInterval(() => void claimer.claim('every-second', new Date()), 300);
+      // Fires come due while the claim is held: nobody handles them yet.
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      const pauseIssuedAt = Date.now();
+      const paused = await paw(['schedules', 'pause', 'every-second', '--reason', 'freeze']);
+      expect(paused.code, paused.stderr).toBe(0);
+      const pausedAt = Date.now();
+      // The claimer stops renewing (it died holding the claim): a replica takes the fires over
+      // once the claim expires, after the pause was written.
+      clearInterval(renew);
+      renew = undefined;
+      await eventually('the fires due during the claim, handled', async () =>
+        (await byFireTime()).some((run) => Date.parse(run.fireTime) > pausedAt + 1000),
+      );
+
+      const runs = await byFireTime();
+      const seconds = runs.map((run) => Date.parse(run.fireTime) / 1000);
+      expect(new Set(seconds).size).toBe(seconds.length);
+      for (let index = 1; index < seconds.length; index++) {
+        expect(seconds[index]! - seconds[index - 1]!, `after ${runs[index - 1]?.fireTime}`).toBe(1);
+      }
+      // Due after the claim and before the pause was even issued, fired after it: skipped.
+      const dueBeforePause = runs.filter((run) => {
+        const at = Date.parse(run.fireTime);
+        return at > claimedAt + 1000 && at < pauseIssuedAt;
+      });
+      expect(dueBeforePause.length).toBeGreaterThanOrEqual(2);
+      for (const run of runs.filter((run) => Date.parse(run.fireTime) > claimedAt + 1000)) {
+        expect(run, run.fireTime).toMatchObject({
+          status: 'skipped',
+          reason: expect.stringMatching(/^paused by .*: freeze$/) as unknown,
+        });
+      }
+      // Nothing of the claimed fires reached the queue.
+      const queued = runs.filter((run) => run.status === 'queued').map((run) => run.fireTime);
+      expect(queued.every((fireTime) => Date.parse(fireTime) <= claimedAt + 1000)).toBe(true);
+    } finally {
+      if (renew !== undefined) clearInterval(renew);
       await Promise.all(replicas.map((replica) => replica.stop('SIGTERM')));
     }
   }, 120_000);
