@@ -10,7 +10,7 @@ import {
   type NotificationService,
 } from '../ops/notify/notification-service.js';
 import { schedulerOnFire } from '../ops/scheduler-observer.js';
-import { openRateLimitMinutes } from '../ops/rate-limit-minutes.js';
+import { openRateLimitRecord } from '../ops/rate-limit-record.js';
 import { workerObservers } from '../ops/worker-observers.js';
 import { startSchedulerService, type SchedulerService } from '../scheduler/scheduler-service.js';
 import { startWorkerService, type WorkerService } from '../worker/worker-service.js';
@@ -81,7 +81,7 @@ export async function startPawServices(
           observers: workerObservers(
             metrics,
             notifications.producer,
-            await openRateLimitMinutes({ settings, logger, shutdown }),
+            await openRateLimitRecord({ settings, logger, shutdown }),
           ),
           ...(workerOptions.kinds === undefined ? {} : { kinds: workerOptions.kinds }),
         });

@@ -33,7 +33,7 @@ import { OpsAccess } from './auth/ops-access.js';
 import { SchedulePauses } from '../scheduler/schedule-pauses.js';
 import { OperatorActions } from './operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
-import { RateLimitMinutes } from './rate-limit-minutes.js';
+import { RateLimitRecord } from './rate-limit-record.js';
 import { registerRetryRoute } from './retry-route.js';
 
 export interface OpsServerOptions {
@@ -197,7 +197,7 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   const items = new RunItemsReader(context.redis, prefix);
   const pictures = new RunPictures(
     items,
-    new RateLimitMinutes(context.redis, prefix, settings.outcomes.retentionDays * 86_400),
+    new RateLimitRecord(context.redis, prefix, settings.outcomes.retentionDays * 86_400),
   );
   const sources = () => {
     const refused = definitionSet?.refused();

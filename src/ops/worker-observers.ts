@@ -3,7 +3,7 @@ import type { PlatformObserver } from '../platform/platform-observer.js';
 import type { WorkerObservers } from '../worker/worker-service.js';
 import type { PawMetrics } from './metrics/paw-metrics.js';
 import type { NotificationProducer } from './notify/notification-queue.js';
-import type { RateLimitMinutes } from './rate-limit-minutes.js';
+import type { RateLimitRecord } from './rate-limit-record.js';
 
 /**
  * What a worker process reports to: its metrics (platform calls, processor calls, run and item
@@ -14,7 +14,7 @@ import type { RateLimitMinutes } from './rate-limit-minutes.js';
 export function workerObservers(
   metrics: PawMetrics,
   notifications?: NotificationProducer,
-  rateLimits?: RateLimitMinutes,
+  rateLimits?: RateLimitRecord,
 ): WorkerObservers {
   const outcomeMetrics = metrics.outcomes.observer();
   const outcomes: OutcomeObserver = {

@@ -7,7 +7,7 @@ import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
 import type { ItemUpdate } from '../../src/outcomes/outcome-records.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../../src/ops/ops-server.js';
-import { RateLimitMinutes } from '../../src/ops/rate-limit-minutes.js';
+import { RateLimitRecord } from '../../src/ops/rate-limit-record.js';
 import { exampleDefinition } from '../support/definitions.js';
 import { eventually } from '../support/eventually.js';
 import { captureLogs } from '../support/log-capture.js';
@@ -230,7 +230,7 @@ describe.skipIf(!availability.available)('the dashboard in a real browser (chrom
       items: [...items, { ...skippedAtFanOut, startedAt: null, finishedAt: null }],
     });
     // 429s: three in minute 2, two in minute 4 of the run, one long before it (not its own).
-    const limits = new RateLimitMinutes(redis, prefix, 3600);
+    const limits = new RateLimitRecord(redis, prefix, 3600);
     for (const ms of [
       2 * MINUTE + 5_000,
       2 * MINUTE + 9_000,
@@ -364,8 +364,14 @@ describe.skipIf(!availability.available)('the dashboard in a real browser (chrom
     expect(await sumOf(page, buckets, 'data-failed')).toBe(3);
     expect(await page.locator(`${buckets} path.failure-mark`).count()).toBe(3);
     expect(await sumOf(page, `${buckets} rect.rate-limited`, 'data-count')).toBe(5);
-    expect(await page.locator(`${buckets} rect.rate-limited`).count()).toBe(2);
-    expect(await page.locator(`${buckets}`).count()).toBe(7); // minutes 0 to 6 of the run
+    // 10-second slices for a run of 6.5 minutes: 39 of them; the 429s fell in three.
+    expect(await chart.getAttribute('data-bucket-seconds')).toBe('10');
+    expect(await page.locator(`${buckets}`).count()).toBe(39);
+    expect(await attributes(page.locator(`${buckets} rect.rate-limited`), 'data-count')).toEqual([
+      '2',
+      '1',
+      '2',
+    ]);
     expect(
       await page.locator(`figure.progress[data-run-id="${hourly(4)}"] figcaption`).innerText(),
     ).toMatch(/41 of 41 ended, 3 failed/);

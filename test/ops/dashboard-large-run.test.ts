@@ -21,7 +21,8 @@ interface RunViewJson {
     total: number;
     ended: number;
     failed: number;
-    buckets: { succeeded: number; failed: number; other: number }[];
+    bucketSeconds: number;
+    buckets: { at: string; succeeded: number; failed: number; other: number }[];
     sampled?: { read: number; of: number };
   };
 }
@@ -105,11 +106,12 @@ describe('the dashboard with a run of 20,000 items', () => {
       progress.buckets.reduce((total, bucket) => total + pick(bucket), 0);
     expect(sum((bucket) => bucket.succeeded)).toBe(ITEMS - ITEMS / 500);
     expect(sum((bucket) => bucket.failed)).toBe(ITEMS / 500);
-    // Items failed in minutes 0, 20 and 40 of the hour (index % 500 === 0, index % 60).
-    const failedMinutes = progress.buckets
-      .map((bucket, minute) => (bucket.failed > 0 ? minute : undefined))
-      .filter((minute) => minute !== undefined);
-    expect(failedMinutes).toEqual([0, 20, 40]);
+    // A run of an hour in 2-minute slices; items failed in minutes 0, 20 and 40 (index % 500
+    // === 0, and index % 60 is the minute).
+    expect(progress.bucketSeconds).toBe(120);
+    expect(
+      progress.buckets.filter((bucket) => bucket.failed > 0).map((bucket) => bucket.at),
+    ).toEqual(['2025-01-06T01:00:00.000Z', '2025-01-06T01:20:00.000Z', '2025-01-06T01:40:00.000Z']);
   });
 
   it('shows the page with both runs, listing a bounded number of the running one’s items', async () => {

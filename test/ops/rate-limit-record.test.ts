@@ -4,12 +4,12 @@ import { captureLogs } from '../support/log-capture.js';
 import { eventually } from '../support/eventually.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer } from '../../src/ops/ops-server.js';
-import { RateLimitMinutes } from '../../src/ops/rate-limit-minutes.js';
+import { RateLimitRecord } from '../../src/ops/rate-limit-record.js';
 import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
 
 /**
  * A real `paw worker` process meets 429s from the platform: each one lands in the record the
- * dashboard reads (RateLimitMinutes), and the run's progress picture counts them.
+ * dashboard reads (RateLimitRecord), and the run's progress picture counts them.
  */
 describe("the platform's 429s, recorded by the workers for the dashboard", () => {
   const logs = captureLogs('info');
@@ -46,7 +46,7 @@ describe("the platform's 429s, recorded by the workers for the dashboard", () =>
     expect(run.status).toBe('succeeded');
     expect(kit.sim.stats().faultsInjected).toMatchObject({ tooManyRequests: 3 });
 
-    const record = new RateLimitMinutes(kit.redis, kit.prefix, 3600);
+    const record = new RateLimitRecord(kit.redis, kit.prefix, 3600);
     const total = async () =>
       [...(await record.between(before, new Date(Date.now() + 60_000))).values()].reduce(
         (sum, count) => sum + count,

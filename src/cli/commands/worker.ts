@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { openNotificationProducer } from '../../ops/notify/open-notification-producer.js';
-import { openRateLimitMinutes } from '../../ops/rate-limit-minutes.js';
+import { openRateLimitRecord } from '../../ops/rate-limit-record.js';
 import { workerObservers } from '../../ops/worker-observers.js';
 import { startWorkerService } from '../../worker/worker-service.js';
 import { loadCommandSettings } from '../command-settings.js';
@@ -46,7 +46,7 @@ export function workerCommand(): Command {
         // Opened before the workers so that it closes after them: runs ending while they drain
         // are still reported.
         const notifications = await openNotificationProducer({ settings, logger, shutdown });
-        const rateLimits = await openRateLimitMinutes({ settings, logger, shutdown });
+        const rateLimits = await openRateLimitRecord({ settings, logger, shutdown });
         const service = await startWorkerService({
           settings,
           logger,

@@ -1,6 +1,6 @@
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
-import type { RateLimitMinutes } from '../rate-limit-minutes.js';
+import type { RateLimitRecord } from '../rate-limit-record.js';
 import type { RunItemsReader } from './run-items-reader.js';
 import { computeRunProgress, type RunProgress } from './run-progress.js';
 import { computeWindowTimeline, type WindowTimeline } from './window-timeline.js';
@@ -33,7 +33,7 @@ export class RunPictures {
 
   constructor(
     private readonly reader: RunItemsReader,
-    private readonly rateLimits: RateLimitMinutes | undefined,
+    private readonly rateLimits: RateLimitRecord | undefined,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 

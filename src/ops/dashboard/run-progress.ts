@@ -1,14 +1,20 @@
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 import type { ItemSample } from './run-items-reader.js';
 
-const MINUTE_MS = 60_000;
-/** Most bars in one picture: a long run gets wider buckets (2, 5, 10 minutes...), not thinner bars. */
-const MAX_BUCKETS = 90;
-const BUCKET_MINUTES = [1, 2, 5, 10, 15, 30, 60, 120, 240, 480, 1440];
+const SECOND_MS = 1000;
+/**
+ * Most bars in one picture: a run gets the narrowest slices that keep it under this many, from
+ * a second (a demo's run) to a minute (a run of an hour) and wider (a long night), never
+ * thinner bars.
+ */
+const MAX_BUCKETS = 60;
+const BUCKET_SECONDS = [
+  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 28_800, 86_400,
+];
 
 /** One time slice of a run's progress. Counts are items; ended ones by how they ended. */
 export interface ProgressBucket {
-  /** ISO: the slice's start (a whole minute). */
+  /** ISO: the slice's start (a whole multiple of the slice's width). */
   readonly at: string;
   readonly succeeded: number;
   /** Failed or timed out: what a retry would take again, with `canceled`. */
@@ -28,7 +34,8 @@ export interface RunProgress {
   readonly start: string;
   /** The run's end, or now for a run still going. */
   readonly end: string;
-  readonly bucketMinutes: number;
+  /** The width of a slice: each bar counts the items that ended in this many seconds. */
+  readonly bucketSeconds: number;
   readonly buckets: readonly ProgressBucket[];
   readonly total: number;
   /** Items ended (the sum of the buckets' succeeded, failed and other). */
@@ -61,7 +68,7 @@ function categoryOf(item: ItemRecord): Category | undefined {
  * bucket's end those not started yet and those in flight. From a sample (a large run), each
  * series is scaled to the run's exact counts, so the totals still equal what the run says.
  *
- * `rateLimits` maps minute start (ms) to the 429s of that minute (RateLimitMinutes).
+ * `rateLimits` maps second start (ms) to the 429s of that second (RateLimitRecord).
  */
 export function computeRunProgress(
   run: RunRecord,
@@ -79,16 +86,18 @@ export function computeRunProgress(
     ends.set(item, at);
     if (run.finishedAt === undefined && at > endMs) endMs = at;
   }
-  endMs = Math.max(endMs, startMs + MINUTE_MS);
+  endMs = Math.max(endMs, startMs + SECOND_MS);
 
-  const firstMinute = Math.floor(startMs / MINUTE_MS) * MINUTE_MS;
-  const spanMinutes = Math.ceil((endMs - firstMinute) / MINUTE_MS);
-  const bucketMinutes =
-    BUCKET_MINUTES.find((minutes) => spanMinutes / minutes <= MAX_BUCKETS) ?? 1440;
-  const bucketMs = bucketMinutes * MINUTE_MS;
-  const count = Math.max(1, Math.ceil((endMs - firstMinute) / bucketMs));
+  const bucketSeconds =
+    BUCKET_SECONDS.find((seconds) => {
+      const width = seconds * SECOND_MS;
+      return Math.ceil(endMs / width) - Math.floor(startMs / width) <= MAX_BUCKETS;
+    }) ?? 86_400;
+  const bucketMs = bucketSeconds * SECOND_MS;
+  const first = Math.floor(startMs / bucketMs) * bucketMs;
+  const count = Math.max(1, Math.ceil((endMs - first) / bucketMs));
   const indexOf = (ms: number): number =>
-    Math.min(count - 1, Math.max(0, Math.floor((ms - firstMinute) / bucketMs)));
+    Math.min(count - 1, Math.max(0, Math.floor((ms - first) / bucketMs)));
 
   const ended: Record<Category, number[]> = {
     succeeded: new Array<number>(count).fill(0),
@@ -125,9 +134,9 @@ export function computeRunProgress(
   }
 
   const rateLimited = new Array<number>(count).fill(0);
-  for (const [minute, limited] of rateLimits) {
-    if (minute + MINUTE_MS <= firstMinute || minute >= firstMinute + count * bucketMs) continue;
-    rateLimited[indexOf(minute)]! += limited;
+  for (const [second, limited] of rateLimits) {
+    if (second + SECOND_MS <= first || second >= first + count * bucketMs) continue;
+    rateLimited[indexOf(second)]! += limited;
   }
 
   const buckets: ProgressBucket[] = [];
@@ -140,7 +149,7 @@ export function computeRunProgress(
     startedSoFar += started[index] ?? 0;
     endedSoFar += succeeded + failed + other;
     buckets.push({
-      at: new Date(firstMinute + index * bucketMs).toISOString(),
+      at: new Date(first + index * bucketMs).toISOString(),
       succeeded,
       failed,
       other,
@@ -154,7 +163,7 @@ export function computeRunProgress(
   return {
     start: new Date(startMs).toISOString(),
     end: new Date(endMs).toISOString(),
-    bucketMinutes,
+    bucketSeconds,
     buckets,
     total: counts.total,
     ended: sum((bucket) => bucket.succeeded + bucket.failed + bucket.other),

@@ -14,22 +14,23 @@ const AXIS_Y = PLOT_TOP + PLOT_HEIGHT + 14;
 const HEIGHT = AXIS_Y + 4;
 
 /**
- * A snapshot run's progress over time: a bar per minute (or wider slice, for a long run) of the
- * items that ended in it, succeeded at the bottom, then failed or timed out (red, with a mark
- * above), then canceled or skipped; the 429s the platform answered in each slice as marks in the
- * band above; and two lines over the whole height, scaled to the run's items: those paw had not
- * sent yet (waiting for a worker or the request budget) and those in flight (their platform
- * jobs running). Every mark names its numbers when hovered; the caption gives the totals.
+ * A snapshot run's progress over time: a bar per slice of time (from a second for a short run
+ * to a minute for an hour's, wider for a long night; at most 60 bars) of the items that ended
+ * in it, succeeded at the bottom, then failed or timed out (red, with a mark above), then
+ * canceled or skipped; the 429s the platform answered in each slice as marks in the band above;
+ * and two lines over the whole height, scaled to the run's items: those paw had not sent yet
+ * (waiting for a worker or the request budget) and those in flight (their platform jobs
+ * running). Every mark names its numbers when hovered; the caption gives the totals.
  */
 export function renderProgressChart(runId: string, progress: RunProgress): SafeHtml {
   const { buckets } = progress;
   const firstMs = Date.parse(buckets[0]?.at ?? progress.start);
-  const bucketMs = progress.bucketMinutes * 60_000;
+  const bucketMs = progress.bucketSeconds * 1000;
   const axisEndMs = firstMs + buckets.length * bucketMs;
   const slot = PLOT_WIDTH / Math.max(1, buckets.length);
   const barWidth = Math.max(1, slot - (slot > 4 ? 1 : 0));
   const peak = Math.max(1, ...buckets.map((bucket) => ended(bucket)));
-  const perSlice = progress.bucketMinutes === 1 ? 'minute' : `${progress.bucketMinutes} minutes`;
+  const perSlice = sliceName(progress.bucketSeconds);
   const barY = (count: number): number => (count / peak) * PLOT_HEIGHT;
   const lineY = (count: number): number =>
     round(PLOT_TOP + PLOT_HEIGHT - (count / Math.max(1, progress.total)) * PLOT_HEIGHT);
@@ -54,7 +55,7 @@ export function renderProgressChart(runId: string, progress: RunProgress): SafeH
       data-ended="${progress.ended}"
       data-failed="${progress.failed}"
       data-rate-limited="${progress.rateLimited}"
-      data-bucket-minutes="${progress.bucketMinutes}"
+      data-bucket-seconds="${progress.bucketSeconds}"
     >
       <text class="y-label" x="${LEFT - 4}" y="${PLOT_TOP + 8}" text-anchor="end">${peak}</text>
       <text class="y-label" x="${LEFT - 4}" y="${PLOT_TOP + PLOT_HEIGHT}" text-anchor="end">0</text>
@@ -136,6 +137,13 @@ export function renderProgressChart(runId: string, progress: RunProgress): SafeH
       }
     </figcaption>
   </figure>`;
+}
+
+/** `10 s`, `minute`, `5 minutes`, `hour`, `2 hours`: what one bar counts. */
+function sliceName(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`;
+  return seconds === 3600 ? 'hour' : `${seconds / 3600} hours`;
 }
 
 function ended(bucket: ProgressBucket): number {

@@ -53,7 +53,9 @@ export function renderWindowTimeline(runId: string, timeline: WindowTimeline): S
     </svg>
     <figcaption class="muted">
       <span class="key paused">paused by paw, until its resume</span>
-      <span class="key left-alone">left alone: someone else's pause, paw does not resume it</span>
+      <span class="key left-alone"
+        >left alone: paused by someone else (or its state unknown), paw does not resume it</span
+      >
       <span class="key failed">failed</span
       >${timeline.open ? ' · the window is open: its resume is due' : ''}${
         timeline.rowsNotShown === 0 ? '' : ` · and ${timeline.rowsNotShown} more not drawn`

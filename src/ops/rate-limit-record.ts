@@ -5,25 +5,25 @@ import type { Logger } from '../log/logger.js';
 import type { PlatformObserver } from '../platform/platform-observer.js';
 import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
+const SECOND_MS = 1000;
+const HOUR_MS = 3_600_000;
 /** Hours read at most for one picture: a run longer than a week shows its first week of 429s. */
 const MAX_HOURS_READ = 7 * 24;
 /** A failure to record is logged at most this often: the platform call it observes goes on. */
 const ERROR_LOG_INTERVAL_MS = 60_000;
 
 /**
- * How many 429s the platform answered paw, minute by minute, kept in Redis so the dashboard can
- * draw them under a run's progress. Prometheus has the same count (`paw_platform_rate_limited_total`),
+ * How many 429s the platform answered paw, second by second, kept in Redis so the dashboard can
+ * draw them under a run's progress (a demo's run lasts seconds, a night's hours). Prometheus has the same count (`paw_platform_rate_limited_total`),
  * but per process and only where Prometheus runs; this record is shared by every worker and is
  * there wherever Redis is.
  *
- * One hash per hour (`<prefix>:ops:rate-limited:<hour start ms>`, minute start ms → count), each
- * expiring with the outcome records (`outcomes.retentionDays`): a night of storms is a few
- * hundred small fields. The 429s are the account's, not one run's: every run that overlaps a
+ * One hash per hour (`<prefix>:ops:rate-limited:<hour start ms>`, second start ms → count), each
+ * expiring with the outcome records (`outcomes.retentionDays`): an hour of 429s in every second
+ * is 3,600 small fields, and seconds without one take nothing. The 429s are the account's, not one run's: every run that overlaps a
  * minute shares its count.
  */
-export class RateLimitMinutes {
+export class RateLimitRecord {
   private lastErrorLogged = 0;
 
   constructor(
@@ -35,11 +35,11 @@ export class RateLimitMinutes {
 
   /** Counts a 429 answered at `at`, in the background: never delays or fails the caller. */
   record(at: Date): void {
-    const minute = Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS;
-    const key = this.hourKey(minute);
+    const second = Math.floor(at.getTime() / SECOND_MS) * SECOND_MS;
+    const key = this.hourKey(second);
     this.redis
       .multi()
-      .hincrby(key, String(minute), 1)
+      .hincrby(key, String(second), 1)
       .expire(key, this.ttlSeconds)
       .exec()
       .catch((error: unknown) => {
@@ -62,7 +62,7 @@ export class RateLimitMinutes {
     };
   }
 
-  /** 429s per minute from `from` to `to` (minute start ms → count; minutes without any absent). */
+  /** 429s per second from `from` to `to` (second start ms → count; seconds without any absent). */
   async between(from: Date, to: Date): Promise<Map<number, number>> {
     const first = Math.floor(from.getTime() / HOUR_MS) * HOUR_MS;
     const last = Math.min(to.getTime(), first + MAX_HOURS_READ * HOUR_MS);
@@ -72,9 +72,9 @@ export class RateLimitMinutes {
     const counts = new Map<number, number>();
     for (const [error, hash] of replies) {
       if (error !== null) throw error;
-      for (const [minute, count] of Object.entries(hash as Record<string, string>)) {
-        const at = Number(minute);
-        if (at + MINUTE_MS <= from.getTime() || at > to.getTime()) continue;
+      for (const [second, count] of Object.entries(hash as Record<string, string>)) {
+        const at = Number(second);
+        if (at + SECOND_MS <= from.getTime() || at > to.getTime()) continue;
         counts.set(at, (counts.get(at) ?? 0) + Number(count));
       }
     }
@@ -90,11 +90,11 @@ export class RateLimitMinutes {
  * The record of 429s for a worker process: its own Redis connection, registered with the
  * shutdown. Open it before the workers, so it closes after them.
  */
-export async function openRateLimitMinutes(options: {
+export async function openRateLimitRecord(options: {
   readonly settings: Settings;
   readonly logger: Logger;
   readonly shutdown: Shutdown;
-}): Promise<RateLimitMinutes> {
+}): Promise<RateLimitRecord> {
   const { settings, shutdown } = options;
   const logger = options.logger.child({ subsystem: 'rate-limit-record' });
   const redis = createRedisConnection(settings.redis, 'service', logger);
@@ -102,7 +102,7 @@ export async function openRateLimitMinutes(options: {
     await redis.quit().catch(() => redis.disconnect());
   });
   await connectRedis(redis, settings.redis.url);
-  return new RateLimitMinutes(
+  return new RateLimitRecord(
     redis,
     settings.redis.prefix,
     settings.outcomes.retentionDays * 86_400,
