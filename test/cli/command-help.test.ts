@@ -52,6 +52,33 @@ describe('every platform command explains itself', () => {
   );
 });
 
+/** The operator's verbs of issue 13: pause, backfill, retry, preview (run --dry-run), calendars. */
+describe("the operator's verbs are in paw --help and explain themselves", () => {
+  const find = (path: string): Command | undefined =>
+    allCommands(program).find((command) => commandPath(command) === `paw ${path}`);
+  const verbs = ['schedules', 'schedules pause', 'schedules unpause', 'backfill', 'retry', 'run'];
+
+  it('lists each in paw --help (pause and unpause under schedules)', () => {
+    const help = helpOf(program);
+    for (const name of ['schedules', 'backfill', 'retry', 'run']) {
+      expect(help).toMatch(new RegExp(`^ {2}${name} `, 'm'));
+    }
+    const schedules = helpOf(find('schedules') ?? program);
+    expect(schedules).toMatch(/^ {2}pause \[options\] <id> /m);
+    expect(schedules).toMatch(/^ {2}unpause \[options\] <id> /m);
+    expect(helpOf(find('run') ?? program)).toMatch(/--dry-run/);
+  });
+
+  it.each(verbs)('paw %s has a description, --json and an example', (path) => {
+    const command = find(path);
+    expect(command, path).toBeDefined();
+    if (command === undefined) return;
+    expect(command.description()).not.toBe('');
+    expect(command.options.map((option) => option.long)).toContain('--json');
+    expect(helpOf(command)).toMatch(new RegExp(`Examples:\\n {2}\\$ paw ${path.split(' ')[0]}`));
+  });
+});
+
 function commandPath(command: Command): string {
   const names: string[] = [];
   for (let current: Command | null = command; current !== null; current = current.parent)

@@ -51,7 +51,10 @@ export function backfillCommand(): Command {
     .option('--json', 'print what it fired and what already existed as JSON')
     .addHelpText(
       'after',
-      '\nEach fire is recorded under the run id the scheduler would give it: a time that already\n' +
+      '\nExamples:\n' +
+        '  $ paw backfill nightly-vms --from 2026-11-20T00:00:00Z --to 2026-11-23T00:00:00Z\n' +
+        '  $ paw backfill every-hour --from 12h --json   # from 12 hours ago to now\n' +
+        '\nEach fire is recorded under the run id the scheduler would give it: a time that already\n' +
         'has a run is reported as existing, never fired twice. Runs are queued for the workers.\n' +
         `At most ${MAX_FIRES} times at once; the range must not reach into the future.\n` +
         '\nExit codes: 0 done (fired or found every time); 2 bad usage.',

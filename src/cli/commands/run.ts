@@ -53,7 +53,10 @@ export function runCommand(): Command {
     )
     .addHelpText(
       'after',
-      '\nExit codes: 0 enqueued (with --wait: the run succeeded; with --dry-run: the run could go ahead);\n' +
+      '\nExamples:\n' +
+        '  $ paw run nightly-vms --wait      # fire now and follow the run to its end\n' +
+        '  $ paw run nightly-vms --dry-run   # what a run would do now, touching nothing\n' +
+        '\nExit codes: 0 enqueued (with --wait: the run succeeded; with --dry-run: the run could go ahead);\n' +
         '1 skipped, or the run did not succeed (with --dry-run: it would fail as a whole); 2 bad usage.',
     )
     .action(async (id: string, options: RunOptions) => {

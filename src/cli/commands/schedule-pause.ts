@@ -34,7 +34,10 @@ export function pauseCommand(): Command {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nEvery scheduler replica honours the pause at its next fire; manual runs (paw run) still\n' +
+      '\nExamples:\n' +
+        '  $ paw schedules pause nightly-vms --reason "storage migration, CHG-1234" --until 2026-12-01T06:00:00Z\n' +
+        '  $ paw schedules pause nightly-vms --reason "change freeze" --until 3d --json\n' +
+        '\nEvery scheduler replica honours the pause at its next fire; manual runs (paw run) still\n' +
         'run, and what a run already started (a window\u2019s resume) still happens. Pausing a\n' +
         'paused definition changes nothing.' +
         EXIT_CODES,
@@ -89,7 +92,10 @@ export function unpauseCommand(): Command {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      `\nUnpausing a definition that is not paused changes nothing.${EXIT_CODES}`,
+      '\nExamples:\n' +
+        '  $ paw schedules unpause nightly-vms\n' +
+        '  $ paw schedules unpause nightly-vms --by alice --json\n' +
+        `\nUnpausing a definition that is not paused changes nothing.${EXIT_CODES}`,
     )
     .action(async (id: string, options: { by?: string; jobs?: string; json?: boolean }) => {
       const { settings } = await loadCommandSettings(options);

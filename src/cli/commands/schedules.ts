@@ -32,6 +32,14 @@ export function schedulesCommand(): Command {
       1,
     )
     .option('--json', 'print the schedules as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  $ paw schedules                    # each definition, its next fire, and any pause\n' +
+        '  $ paw schedules --count 30         # the next 30 fires, and which a calendar removes\n' +
+        '  $ paw schedules pause nightly-vms --reason "storage migration" --until 8h\n' +
+        '  $ paw schedules unpause nightly-vms',
+    )
     .action(async (options: { jobs?: string; count: number; json?: boolean }) => {
       const { settings } = await loadCommandSettings(options);
       const report = await checkDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
