@@ -292,8 +292,10 @@ const httpSettings = z.strictObject({
     .regex(/^[0-9A-Za-z.:-]+$/, 'must be an IP address or a host name, e.g. 0.0.0.0')
     .default('127.0.0.1'),
   /**
-   * Whether `/queues` (bull-board) is read-only. When false, authenticated users may retry,
-   * promote and pause; removing or cleaning paw's jobs is refused (paw's own commands do that).
+   * Whether the ops server is read-only: `/queues` (bull-board) and the dashboard's retry of a
+   * run's failed items. When false, authenticated users may retry, promote and pause jobs, and
+   * retry a run from the dashboard; removing or cleaning paw's jobs is refused (paw's own
+   * commands do that).
    */
   queuesReadOnly: z.boolean().default(true),
   auth: opsAuthSettings.prefault({}),
