@@ -348,9 +348,11 @@ const schedulerSettings = z.strictObject({
    * How long a replica's claim on a definition's due fires lasts without renewal (it is renewed
    * every third of this while the replica works). Another replica takes over the fires of one
    * that died within this long, so it bounds how late a fire can be after a crash; a replica
-   * paused for longer loses the claim, which the deterministic fire ids make harmless.
+   * paused for longer loses the claim, which the deterministic fire ids make harmless. Half a
+   * second off the whole seconds the scheduler ticks on: a lease claimed just after a tick then
+   * runs out just before one, not just after it (which would cost another second).
    */
-  leaseMs: z.number().int().min(1000).max(600_000).default(3_000),
+  leaseMs: z.number().int().min(1000).max(600_000).default(2_500),
   /**
    * A fire handled at most this late is on time (trigger `cron`). Later than this it needs the
    * definition's `catchUp` window, or it is recorded as missed.

@@ -72,7 +72,7 @@ return 1
  * A replica with due fires claims them: it gets a lease on the definition (a key with a TTL)
  * unless the cursor already covers them or another live replica holds the lease. It then
  * handles them in order and completes, which moves the cursor and releases the lease. The lease
- * is short (`scheduler.leaseMs`, 3 s) and renewed every third of that while the replica works,
+ * is short (`scheduler.leaseMs`, 2.5 s) and renewed every third of that while the replica works,
  * each renewal also moving the cursor past the fires handled so far: a replica that dies holding
  * a lease loses it within `leaseMs`, and the replica that takes over handles only the fires
  * after the last renewal. The lease cannot make two replicas act at once for certain (a replica

@@ -15,7 +15,7 @@ describe('scheduler and queue settings', () => {
   it('have documented defaults', async () => {
     const { settings } = await loadSettings({ env: {}, cwd: await configDirWith(undefined) });
     expect(settings.scheduler).toEqual({
-      leaseMs: 3_000,
+      leaseMs: 2_500,
       misfireGraceMs: 60_000,
       maxMissedRecorded: 100,
     });
