@@ -38,7 +38,7 @@ duplicates are exact. No workers run: the jobs stay waiting.
   --kill             SIGKILL one replica halfway through the window, while it holds a lease,
                      and report the fires before and after separately (failover takes up to
                      scheduler.leaseMs, then the next tick)
-  --lease-ms N       scheduler.leaseMs for the replicas (default: paw's default, 3000)
+  --lease-ms N       scheduler.leaseMs for the replicas (default: paw's default, 2500)
   --quick            10 definitions x 10 seconds (100 fires)
   --markdown         print the table as Markdown
   --json FILE        also write every figure as JSON to FILE
@@ -426,6 +426,47 @@ interface SchedulerReport {
   readonly handledBy: Record<string, number>;
   readonly kill: KillReport | undefined;
   readonly cpu: CpuReport;
+  /** The fire time whose slowest fire was the latest (outside a kill's delay). */
+  readonly slowestSecond: SlowestSecond | undefined;
+}
+
+/**
+ * The second with the latest fire. Each second's fires are handled in one tick, so the p99 of a
+ * run is usually one slow tick: this says whether it was all of that tick's fires (the tick or
+ * the replica was late) or a few (single fires were slow).
+ */
+interface SlowestSecond {
+  readonly fireTime: string;
+  readonly fires: number;
+  readonly latencyMs: { min: number; max: number };
+  /** Fires of that second each replica enqueued, by its log. */
+  readonly enqueuedBy: Record<string, number>;
+}
+
+function slowestSecond(fires: readonly Fire[]): SlowestSecond | undefined {
+  const bySecond = new Map<number, Fire[]>();
+  for (const fire of fires) {
+    if (fire.enqueuedMs === undefined) continue;
+    bySecond.set(fire.fireMs, [...(bySecond.get(fire.fireMs) ?? []), fire]);
+  }
+  let worst: { fireMs: number; latencies: number[]; fires: Fire[] } | undefined;
+  for (const [fireMs, group] of bySecond) {
+    const latencies = group.map((fire) => (fire.enqueuedMs ?? 0) - fireMs).sort((a, b) => a - b);
+    if (worst === undefined || (latencies.at(-1) ?? 0) > (worst.latencies.at(-1) ?? 0)) {
+      worst = { fireMs, latencies, fires: group };
+    }
+  }
+  if (worst === undefined) return undefined;
+  const enqueuedBy: Record<string, number> = {};
+  for (const fire of worst.fires) {
+    for (const name of fire.enqueuedBy) enqueuedBy[name] = (enqueuedBy[name] ?? 0) + 1;
+  }
+  return {
+    fireTime: new Date(worst.fireMs).toISOString(),
+    fires: worst.fires.length,
+    latencyMs: { min: worst.latencies[0] ?? Number.NaN, max: worst.latencies.at(-1) ?? Number.NaN },
+    enqueuedBy,
+  };
 }
 
 /** CPU time (user + system) used while the bench watched the window. */
@@ -446,13 +487,14 @@ function summarise(
 ): SchedulerReport {
   const total = sliceFigures('all', fires);
   const slices = [total];
+  const windowStart = Math.min(...fires.map((fire) => fire.fireMs));
+  // The fires the kill delays: those of the definitions whose lease it held, from the one it
+  // was handling (due in the second before the kill) on. Everything else shows the survivors.
+  const delayed = (fire: Fire): boolean =>
+    kill !== undefined &&
+    kill.leasesHeld.includes(fire.definitionId) &&
+    fire.fireMs > windowStart + kill.atMs - 1000;
   if (kill !== undefined) {
-    const windowStart = Math.min(...fires.map((fire) => fire.fireMs));
-    const killedAt = windowStart + kill.atMs;
-    // The fires the kill delays: those of the definitions whose lease it held, from the one it
-    // was handling (due in the second before the kill) on. Everything else shows the survivors.
-    const delayed = (fire: Fire) =>
-      kill.leasesHeld.includes(fire.definitionId) && fire.fireMs > killedAt - 1000;
     slices.push(
       sliceFigures(
         'every other fire',
@@ -487,6 +529,7 @@ function summarise(
     handledBy,
     kill,
     cpu,
+    slowestSecond: slowestSecond(fires.filter((fire) => !delayed(fire))),
   };
 }
 
@@ -543,6 +586,16 @@ function print(report: SchedulerReport, markdown: boolean): void {
       `about ${round1(replicaCpuMs / firesWatched)} ms of replica CPU per fire (all replicas, ` +
       `${setup.definitions} fires per second)`,
   );
+  const slowest = report.slowestSecond;
+  if (slowest !== undefined) {
+    lines.push(
+      `slowest second${report.kill === undefined ? '' : ' (outside the kill)'}: the ${slowest.fires} fires of ` +
+        `${slowest.fireTime} were enqueued ${ms(slowest.latencyMs.min)}-${ms(slowest.latencyMs.max)} ms late, by ` +
+        Object.entries(slowest.enqueuedBy)
+          .map(([name, count]) => `${name} ${count}`)
+          .join(', '),
+    );
+  }
   if (report.kill !== undefined) {
     const { kill } = report;
     lines.push(
