@@ -4,7 +4,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.dist-test-*/', 'reports/', 'coverage/'] },
+  {
+    ignores: ['node_modules/', 'dist/', '.dist-test-*/', '.dist-bench-*/', 'reports/', 'coverage/'],
+  },
   js.configs.recommended,
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -18,7 +18,13 @@ export interface PawCommand {
 
 export async function compiledPaw(): Promise<PawCommand> {
   const outDir = `.dist-bench-${randomUUID().slice(0, 8)}`;
-  await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', outDir]);
+  try {
+    await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', outDir]);
+  } catch (error) {
+    // tsc writes what it could compile even when it fails: leave nothing behind.
+    await rm(outDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     entry: [`${outDir}/cli/main.js`],
     describe: 'compiled (tsc, as the container image runs it)',

@@ -27,6 +27,8 @@ export interface ContenderResult {
   readonly redisMb?: number;
   /** paw: redis-server's CPU time during the run per snapshot, ms (not in `cpuMsPerSnapshot`). */
   readonly redisCpuMsPerSnapshot?: number;
+  /** paw: its processes' read and write system calls (sockets included) per snapshot. */
+  readonly systemCallsPerSnapshot?: { readonly read: number; readonly write: number };
   /**
    * paw: Redis commands per snapshot during the run (`INFO commandstats`, which counts the
    * commands a Lua script runs as well as its EVALSHA), and Lua scripts (EVALSHA + EVAL) of them.

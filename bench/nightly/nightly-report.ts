@@ -41,6 +41,10 @@ export function reportJson(report: NightlyReport): unknown {
         ...(contender.redisCommandsPerSnapshot === undefined
           ? {}
           : {
+              systemCallsPerSnapshot: {
+                read: round(contender.systemCallsPerSnapshot?.read ?? NaN, 1),
+                write: round(contender.systemCallsPerSnapshot?.write ?? NaN, 1),
+              },
               redisCommandsPerSnapshot: round(contender.redisCommandsPerSnapshot, 1),
               redisScriptsPerSnapshot: round(contender.redisScriptsPerSnapshot ?? NaN, 2),
               redisCommandsByName: contender.redisCommandsByName,
@@ -131,7 +135,10 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
         (contender) =>
           `${contender.name}: ${fixed(contender.redisCommandsPerSnapshot ?? NaN, 1)} Redis commands per snapshot ` +
           `(${fixed(contender.redisScriptsPerSnapshot ?? NaN, 2)} of them Lua scripts; INFO commandstats, ` +
-          'which counts the commands inside a script too)',
+          'which counts the commands inside a script too); ' +
+          `${fixed(contender.systemCallsPerSnapshot?.read ?? NaN, 1)} read and ` +
+          `${fixed(contender.systemCallsPerSnapshot?.write ?? NaN, 1)} write system calls per snapshot ` +
+          '(its processes’ /proc/<pid>/io)',
       ),
     '',
     'targets for paw:',

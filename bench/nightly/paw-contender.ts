@@ -92,7 +92,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       `paw: ${processes.length} processes ready (${processes.map((paw) => paw.name).join(', ')})`,
     );
 
-    const cpuAtStart = processes.map((paw) => usageOf(paw).cpuMs);
+    const atStart = processes.map(usageOf);
     const redisCpuAtStart = processUsage(redisServer.pid)?.cpuMs ?? NaN;
     const commandsAtStart = await commandCalls(redis);
     await resetPlatformCounters(options.baseUrl);
@@ -119,7 +119,12 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       queuedMs: platform.schedule.queuedMs,
     });
     const triggered = Math.max(1, platform.triggers);
-    const cpuMs = usage.reduce((sum, now, index) => sum + now.cpuMs - (cpuAtStart[index] ?? 0), 0);
+    const spent = (measure: (usage: ProcessUsage) => number): number =>
+      usage.reduce((sum, now, index) => {
+        const start = atStart[index];
+        return sum + measure(now) - (start === undefined ? 0 : measure(start));
+      }, 0);
+    const cpuMs = spent((one) => one.cpuMs);
     progress.line(
       `paw: run ${run.status} after ${makespanSeconds.toFixed(1)} s (lower bound ${bound.seconds.toFixed(1)} s)`,
     );
@@ -140,6 +145,10 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
         processes: processes.length,
         redisMb,
         redisCpuMsPerSnapshot: redisCpuMs / triggered,
+        systemCallsPerSnapshot: {
+          read: spent((one) => one.readCalls) / triggered,
+          write: spent((one) => one.writeCalls) / triggered,
+        },
         redisCommandsPerSnapshot: totalCalls(commands) / triggered,
         redisScriptsPerSnapshot:
           ((commands.get('evalsha') ?? 0) + (commands.get('eval') ?? 0)) / triggered,

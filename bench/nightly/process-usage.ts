@@ -3,13 +3,21 @@ import { readFileSync } from 'node:fs';
 
 /**
  * CPU time and peak memory of a running process, from Linux's /proc: `utime + stime` of
- * /proc/<pid>/stat (every thread of the process, in clock ticks) and `VmHWM` of
- * /proc/<pid>/status (the peak resident set since the process started). Read while the process
+ * /proc/<pid>/stat (every thread of the process, in clock ticks), `VmHWM` of
+ * /proc/<pid>/status (the peak resident set since the process started) and the system-call
+ * counts of /proc/<pid>/io. Read while the process
  * is still alive: a process that exited has no /proc entry.
  */
 export interface ProcessUsage {
   readonly cpuMs: number;
   readonly peakRssMb: number;
+  /**
+   * Read and write system calls so far (`syscr`, `syscw` of /proc/<pid>/io): every socket read
+   * and write among them. Unlike CPU time they do not depend on what else the machine is doing,
+   * and they are where paw's CPU goes (BENCHMARKS.md).
+   */
+  readonly readCalls: number;
+  readonly writeCalls: number;
 }
 
 let ticksPerSecond: number | undefined;
@@ -35,7 +43,13 @@ export function processUsage(pid: number): ProcessUsage | undefined {
     const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const peakKb = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN);
-    return { cpuMs: (ticks * 1000) / clockTicksPerSecond(), peakRssMb: peakKb / 1024 };
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return {
+      cpuMs: (ticks * 1000) / clockTicksPerSecond(),
+      peakRssMb: peakKb / 1024,
+      readCalls: Number(/^syscr: (\d+)/m.exec(io)?.[1] ?? NaN),
+      writeCalls: Number(/^syscw: (\d+)/m.exec(io)?.[1] ?? NaN),
+    };
   } catch {
     return undefined;
   }
