@@ -6,14 +6,20 @@
  * - `runs` and `runs:def:<definitionId>` sorted sets: run ids by fire time (ms)
  * - `active:<definitionId>` sorted set: runs still queued or running (the overlap check)
  * - `items:<runId>` hash: item key → the item as compact JSON
- * - `items:<runId>:<status>` sets: item keys per status, for every status but `succeeded` (the
- *   common case is found by scanning instead: indexing it would double the memory of a run)
+ * - `items:<runId>:<status>` sets: item keys per final status but `succeeded`
+ *   ({@link INDEXED_ITEM_STATUSES}): the items that did not succeed, which retry, notifications
+ *   and the dashboard list. `succeeded` is the common case and `queued`/`running` change on every
+ *   item's way through; they are found by scanning instead (indexing them would double the memory
+ *   of a run and add four commands to every item)
  * - `target:<targetId>` sorted set: every item of a target by fire time, as `<runId>` when the
  *   item key is the target id (a workload's snapshot: the common case, kept short because there
  *   is one entry per item), else `<runId> <itemKey>`
  * - `target-names` hash: lowercased target name → target id (the latest seen)
  * - `trim-lock`: held by the replica trimming expired records
  */
+/** The item statuses with a set of their own per run (see {@link OutcomeKeys}). */
+export const INDEXED_ITEM_STATUSES = ['failed', 'skipped', 'timed-out', 'canceled'] as const;
+
 export class OutcomeKeys {
   readonly base: string;
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { OutcomeKeys, parseTargetMember } from './outcome-keys.js';
+import { INDEXED_ITEM_STATUSES, OutcomeKeys, parseTargetMember } from './outcome-keys.js';
 import { itemFromStored, runFromHash, type ItemRow, type RunRecord } from './outcome-records.js';
 import type { ItemStatus, OutcomeStatus } from './outcome-status.js';
 
@@ -36,8 +36,8 @@ const ITEM_BATCH = 500;
  * more than one run in memory.
  *
  * How each filter is served (see outcome-keys.ts): fire time and definition by sorted-set range;
- * a target by its own index; a status other than `succeeded` by the run's per-status sets; the
- * rest by scanning each run's items.
+ * a target by its own index; the final statuses but `succeeded` by the run's per-status sets
+ * (INDEXED_ITEM_STATUSES); the rest by scanning each run's items.
  */
 export class OutcomeQueries {
   readonly keys: OutcomeKeys;
@@ -115,8 +115,8 @@ export class OutcomeQueries {
   ): AsyncGenerator<ItemRow> {
     const itemsKey = this.keys.items(run.runId);
     const found: ItemRow[] = [];
-    if (statuses !== undefined && !statuses.includes('succeeded')) {
-      // Every status but `succeeded` has its own set per run: read just those items.
+    if (statuses !== undefined && statuses.every(isIndexed)) {
+      // Each of these statuses has its own set per run: read just those items.
       for (const status of statuses) {
         const itemKeys = await this.redis.smembers(this.keys.itemsWithStatus(run.runId, status));
         for (let start = 0; start < itemKeys.length; start += ITEM_BATCH) {
@@ -196,6 +196,10 @@ export class OutcomeQueries {
     }
     return runs;
   }
+}
+
+function isIndexed(status: ItemStatus): boolean {
+  return (INDEXED_ITEM_STATUSES as readonly string[]).includes(status);
 }
 
 function row(run: RunRecord, itemKey: string, json: string): ItemRow {

@@ -1,4 +1,5 @@
 import { RedisScript } from '../redis/redis-script.js';
+import { INDEXED_ITEM_STATUSES } from './outcome-keys.js';
 
 /**
  * The outcome store's atomic steps. Key layout: outcome-keys.ts (the scripts build the per-status
@@ -58,63 +59,150 @@ return reply
 `,
 );
 
+/** The first element of the reply when an item's status was not the one required. */
+export const NOT_RECORDED = 'PAW_NOT_RECORDED';
+
 /**
- * Creates or updates an item, keeping the run's counters and the status and target indexes
- * in step. KEYS: run, items. ARGV: base, runId, itemKey, nowMs, patch JSON (compact names;
- * JSON null clears a field).
+ * The Lua function behind every item update: creates or updates an item, keeping the run's
+ * counters and the status and target indexes in step. Composed into {@link recordItemScript}
+ * and into the scripts that record an item and move its BullMQ job in the same step
+ * (OutcomeStore.recordItem's `along`). Arguments: the run and items keys, then base, runId,
+ * itemKey, nowMs, the patch JSON (compact names; JSON null clears a field), the status the item
+ * must have for the update to happen ('' for any), and '1' to merge the patch's details into
+ * the item's instead of replacing them.
  * Returns the previous status ('' for a new item), the stored JSON, and the run's counters after
- * the update (total, then one per item status in ITEM_STATUSES order), read in the same step.
+ * the update (total, then one per item status in ITEM_STATUSES order), read in the same step;
+ * `{NOT_RECORDED, stored JSON or ''}` when the item's status was not the one required; or a
+ * Redis error reply `PAW_NO_SUCH_RUN`.
+ */
+const RECORD_ITEM_FUNCTION = `
+local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patchJson, onlyIf, merge)
+  local fireMs = redis.call('HGET', runKey, 'fireMs')
+  if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
+  local indexed = ${luaSet(INDEXED_ITEM_STATUSES)}
+  local old = redis.call('HGET', itemsKey, itemKey)
+  local item = {}
+  if old then item = cjson.decode(old) end
+  if onlyIf ~= '' and item.st ~= onlyIf then return {'${NOT_RECORDED}', old or ''} end
+  local oldStatus, oldTarget, oldName = item.st, item.tg, item.tn
+  local patch = cjson.decode(patchJson)
+  if merge == '1' and type(patch.dt) == 'table' and type(item.dt) == 'table' then
+    for field, value in pairs(item.dt) do
+      if patch.dt[field] == nil then patch.dt[field] = value end
+    end
+  end
+  for field, value in pairs(patch) do
+    if value == cjson.null then item[field] = nil else item[field] = value end
+  end
+  item.ua = tonumber(nowMs)
+  local json = cjson.encode(item)
+  redis.call('HSET', itemsKey, itemKey, json)
+  if not old then redis.call('HINCRBY', runKey, 'count:total', 1) end
+  local newStatus = item.st
+  if oldStatus ~= newStatus then
+    if oldStatus then
+      redis.call('HINCRBY', runKey, 'count:' .. oldStatus, -1)
+      if indexed[oldStatus] then
+        redis.call('SREM', base .. ':items:' .. runId .. ':' .. oldStatus, itemKey)
+      end
+    end
+    redis.call('HINCRBY', runKey, 'count:' .. newStatus, 1)
+    if indexed[newStatus] then
+      redis.call('SADD', base .. ':items:' .. runId .. ':' .. newStatus, itemKey)
+    end
+  end
+  -- The member format is targetMember() in outcome-keys.ts.
+  local function member(target)
+    if itemKey == target then return runId end
+    return runId .. ' ' .. itemKey
+  end
+  if oldTarget and oldTarget ~= item.tg then
+    redis.call('ZREM', base .. ':target:' .. oldTarget, member(oldTarget))
+  end
+  if item.tg and item.tg ~= oldTarget then
+    redis.call('ZADD', base .. ':target:' .. item.tg, fireMs, member(item.tg))
+  end
+  -- The name index follows what an item says when it says something new (not every update).
+  if item.tg and item.tn and (item.tn ~= oldName or item.tg ~= oldTarget) then
+    redis.call('HSET', base .. ':target-names', string.lower(item.tn), item.tg)
+  end
+  local counts = redis.call('HMGET', runKey, 'count:total', 'count:queued', 'count:running',
+    'count:succeeded', 'count:failed', 'count:skipped', 'count:timed-out', 'count:canceled')
+  local reply = {oldStatus or '', json}
+  for i = 1, #counts do reply[#reply + 1] = counts[i] or '0' end
+  return reply
+end
+`;
+
+/** The Lua function that records an item, for scripts that compose it with another step. */
+export const recordItemFunction = RECORD_ITEM_FUNCTION;
+
+/**
+ * Creates or updates an item (see RECORD_ITEM_FUNCTION). KEYS: run, items. ARGV: base, runId,
+ * itemKey, nowMs, patch JSON, required status, merge.
  */
 export const recordItemScript = new RedisScript(
   'paw-record-item',
+  `${RECORD_ITEM_FUNCTION}
+return pawRecordItem(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
+`,
+);
+
+/**
+ * Creates the items of a run that do not exist yet, many at once (a snapshot run's fan-out):
+ * one script and a handful of commands per batch instead of a script per item. An item that
+ * exists is left exactly as it is, so a repeated fan-out never moves an item back to queued.
+ * KEYS: run, items. ARGV: base, runId, nowMs, then itemKey and its JSON (compact names, the
+ * `ua` time included) for each item.
+ * Returns how many were created, or a Redis error reply `PAW_NO_SUCH_RUN`.
+ */
+export const createItemsScript = new RedisScript(
+  'paw-create-items',
   `
 local fireMs = redis.call('HGET', KEYS[1], 'fireMs')
 if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
-local base, runId, itemKey = ARGV[1], ARGV[2], ARGV[3]
-local old = redis.call('HGET', KEYS[2], itemKey)
-local item = {}
-if old then item = cjson.decode(old) end
-local oldStatus, oldTarget = item.st, item.tg
-local patch = cjson.decode(ARGV[5])
-for field, value in pairs(patch) do
-  if value == cjson.null then item[field] = nil else item[field] = value end
-end
-item.ua = tonumber(ARGV[4])
-local json = cjson.encode(item)
-redis.call('HSET', KEYS[2], itemKey, json)
-if not old then redis.call('HINCRBY', KEYS[1], 'count:total', 1) end
-local newStatus = item.st
-if oldStatus ~= newStatus then
-  if oldStatus then
-    redis.call('HINCRBY', KEYS[1], 'count:' .. oldStatus, -1)
-    if oldStatus ~= 'succeeded' then
-      redis.call('SREM', base .. ':items:' .. runId .. ':' .. oldStatus, itemKey)
+local base, runId = ARGV[1], ARGV[2]
+local indexed = ${luaSet(INDEXED_ITEM_STATUSES)}
+local keys = {}
+for i = 4, #ARGV, 2 do keys[#keys + 1] = ARGV[i] end
+local existing = redis.call('HMGET', KEYS[2], unpack(keys))
+local fields, names, perStatus, statusSets = {}, {}, {}, {}
+local created = 0
+for n = 1, #keys do
+  if not existing[n] then
+    local itemKey, json = keys[n], ARGV[3 + 2 * n]
+    local item = cjson.decode(json)
+    fields[#fields + 1] = itemKey
+    fields[#fields + 1] = json
+    created = created + 1
+    perStatus[item.st] = (perStatus[item.st] or 0) + 1
+    if indexed[item.st] then
+      statusSets[item.st] = statusSets[item.st] or {}
+      table.insert(statusSets[item.st], itemKey)
+    end
+    if item.tg then
+      local member = runId
+      if itemKey ~= item.tg then member = runId .. ' ' .. itemKey end
+      redis.call('ZADD', base .. ':target:' .. item.tg, fireMs, member)
+      if item.tn then
+        names[#names + 1] = string.lower(item.tn)
+        names[#names + 1] = item.tg
+      end
     end
   end
-  redis.call('HINCRBY', KEYS[1], 'count:' .. newStatus, 1)
-  if newStatus ~= 'succeeded' then
-    redis.call('SADD', base .. ':items:' .. runId .. ':' .. newStatus, itemKey)
+end
+if created > 0 then
+  redis.call('HSET', KEYS[2], unpack(fields))
+  redis.call('HINCRBY', KEYS[1], 'count:total', created)
+  for status, count in pairs(perStatus) do
+    redis.call('HINCRBY', KEYS[1], 'count:' .. status, count)
   end
+  for status, members in pairs(statusSets) do
+    redis.call('SADD', base .. ':items:' .. runId .. ':' .. status, unpack(members))
+  end
+  if #names > 0 then redis.call('HSET', base .. ':target-names', unpack(names)) end
 end
--- The member format is targetMember() in outcome-keys.ts.
-local function member(target)
-  if itemKey == target then return runId end
-  return runId .. ' ' .. itemKey
-end
-if oldTarget and oldTarget ~= item.tg then
-  redis.call('ZREM', base .. ':target:' .. oldTarget, member(oldTarget))
-end
-if item.tg and item.tg ~= oldTarget then
-  redis.call('ZADD', base .. ':target:' .. item.tg, fireMs, member(item.tg))
-end
-if item.tg and item.tn then
-  redis.call('HSET', base .. ':target-names', string.lower(item.tn), item.tg)
-end
-local counts = redis.call('HMGET', KEYS[1], 'count:total', 'count:queued', 'count:running',
-  'count:succeeded', 'count:failed', 'count:skipped', 'count:timed-out', 'count:canceled')
-local reply = {oldStatus or '', json}
-for i = 1, #counts do reply[#reply + 1] = counts[i] or '0' end
-return reply
+return created
 `,
 );
 
@@ -146,3 +234,8 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 return {status, current}
 `,
 );
+
+/** A Lua table literal used as a set: `{['failed'] = true, ...}`. */
+function luaSet(members: readonly string[]): string {
+  return `{${members.map((member) => `['${member}'] = true`).join(', ')}}`;
+}

@@ -13,12 +13,21 @@ import {
   type RunRecord,
 } from './outcome-records.js';
 import {
+  createItemsScript,
   createRunScript,
   finishRunScript,
+  NOT_RECORDED,
+  recordItemFunction,
   recordItemScript,
   startRunScript,
 } from './outcome-scripts.js';
-import { isActiveStatus, type OutcomeStatus, type RunTrigger } from './outcome-status.js';
+import { RedisScript } from '../redis/redis-script.js';
+import {
+  isActiveStatus,
+  type ItemStatus,
+  type OutcomeStatus,
+  type RunTrigger,
+} from './outcome-status.js';
 
 /** A run as the scheduler creates it at a fire. */
 export interface NewRun {
@@ -62,6 +71,26 @@ export interface RecordedItem {
   readonly previousStatus: OutcomeStatus | undefined;
   /** The run's item counts right after this update. */
   readonly runCounts: ItemCounts;
+}
+
+/**
+ * Another component's atomic step, run in the same Lua script as an item's record and before
+ * it (a BullMQ job's move to the delayed set, say): the item's new state and the step land
+ * together, in one round trip, or not at all.
+ */
+export interface AtomicStep {
+  /** Names the composed script; one script is kept per name, so a name always means one `lua`. */
+  readonly name: string;
+  /**
+   * The body of a Lua function that reads its own `KEYS[1..keys.length]` and
+   * `ARGV[1..args.length]` and returns a number: a negative one refuses the step, and then
+   * nothing is recorded either.
+   */
+  readonly lua: string;
+  readonly keys: readonly string[];
+  readonly args: readonly (string | number)[];
+  /** The error {@link OutcomeStore.recordItem} throws for a refusal code. */
+  readonly refused: (code: number) => Error;
 }
 
 /** No run has this id (it was never created, or has been trimmed). */
@@ -203,29 +232,132 @@ export class OutcomeStore {
    * their value, `null` clears one. Returns the item as stored, its previous status, and the
    * run's item counts right after this update (read atomically with it: when `queued` and
    * `running` are both 0, this was the last item to end, and the run can be finished).
-   * Throws {@link UnknownRunError}.
+   * With `along`, that step runs first in the same script: when it refuses, nothing is recorded
+   * and its error is thrown. Throws {@link UnknownRunError}.
    */
-  async recordItem(runId: string, itemKey: string, update: ItemUpdate): Promise<RecordedItem> {
+  async recordItem(
+    runId: string,
+    itemKey: string,
+    update: ItemUpdate,
+    options: { readonly along?: AtomicStep } = {},
+  ): Promise<RecordedItem> {
+    const reply = await this.runRecordScript(runId, itemKey, update, {
+      ...options,
+      onlyIfStatus: '',
+      mergeDetails: false,
+    });
+    return this.recorded(runId, itemKey, reply);
+  }
+
+  /**
+   * Records `update` only if the item's status is `onlyIfStatus` now (a compare-and-set: of two
+   * workers, one wins), with the update's `details` merged into the item's (fields it does not
+   * name keep their value). Either way one round trip: when nothing was recorded, the item as it
+   * is comes back instead. Throws {@link UnknownRunError}.
+   */
+  async recordItemIf(
+    runId: string,
+    itemKey: string,
+    onlyIfStatus: ItemStatus,
+    update: ItemUpdate,
+  ): Promise<
+    | (RecordedItem & { readonly recorded: true })
+    | { readonly recorded: false; readonly item: ItemRecord | undefined }
+  > {
+    const reply = await this.runRecordScript(runId, itemKey, update, {
+      onlyIfStatus,
+      mergeDetails: true,
+    });
+    if (reply[0] === NOT_RECORDED) {
+      const json = reply[1] ?? '';
+      return {
+        recorded: false,
+        item: json === '' ? undefined : itemFromStored(runId, itemKey, json),
+      };
+    }
+    return { recorded: true, ...this.recorded(runId, itemKey, reply) };
+  }
+
+  private async runRecordScript(
+    runId: string,
+    itemKey: string,
+    update: ItemUpdate,
+    options: {
+      readonly along?: AtomicStep;
+      readonly onlyIfStatus: ItemStatus | '';
+      readonly mergeDetails: boolean;
+    },
+  ): Promise<string[]> {
     if (itemKey === '') throw new TypeError('an item key must not be empty');
+    const keys = [this.keys.run(runId), this.keys.items(runId)];
+    const args = [
+      this.keys.base,
+      runId,
+      itemKey,
+      this.clock().getTime(),
+      JSON.stringify(storedPatch(update)),
+      options.onlyIfStatus,
+      options.mergeDetails ? '1' : '0',
+    ];
+    const along = options.along;
     let reply: string[];
     try {
-      reply = (await recordItemScript.run(
-        this.redis,
-        [this.keys.run(runId), this.keys.items(runId)],
-        [
-          this.keys.base,
-          runId,
-          itemKey,
-          this.clock().getTime(),
-          JSON.stringify(storedPatch(update)),
-        ],
-      )) as [string, string];
+      reply = (
+        along === undefined
+          ? await recordItemScript.run(this.redis, keys, args)
+          : await composedScript(along).run(
+              this.redis,
+              [...along.keys, ...keys],
+              [...along.args, ...args],
+            )
+      ) as string[];
     } catch (error) {
       if (error instanceof Error && error.message.includes('PAW_NO_SUCH_RUN')) {
         throw new UnknownRunError(runId);
       }
       throw error;
     }
+    if (along !== undefined && reply[0] === REFUSED) throw along.refused(Number(reply[1]));
+    return reply;
+  }
+
+  /**
+   * Creates the items that do not exist yet, in batches (a run's fan-out): an item already
+   * recorded is left as it is, so repeating this after a crash never moves an item back.
+   * Returns how many were created. Throws {@link UnknownRunError}.
+   */
+  async createItems(
+    runId: string,
+    items: readonly (readonly [itemKey: string, update: ItemUpdate])[],
+  ): Promise<number> {
+    let created = 0;
+    const now = this.clock().getTime();
+    for (let start = 0; start < items.length; start += CREATE_BATCH) {
+      const args: (string | number)[] = [this.keys.base, runId, now];
+      for (const [itemKey, update] of items.slice(start, start + CREATE_BATCH)) {
+        if (itemKey === '') throw new TypeError('an item key must not be empty');
+        args.push(itemKey, JSON.stringify({ ...storedPatch(update), ua: now }));
+      }
+      try {
+        created += Number(
+          await createItemsScript.run(
+            this.redis,
+            [this.keys.run(runId), this.keys.items(runId)],
+            args,
+          ),
+        );
+      } catch (error) {
+        if (error instanceof Error && error.message.includes('PAW_NO_SUCH_RUN')) {
+          throw new UnknownRunError(runId);
+        }
+        throw error;
+      }
+    }
+    return created;
+  }
+
+  /** What {@link recordItem} returns, from the script's reply (and the observer told). */
+  private recorded(runId: string, itemKey: string, reply: string[]): RecordedItem {
     const [previous = '', json = '{}', ...counts] = reply;
     const [total, queued, running, succeeded, failed, skipped, timedOut, canceled] =
       counts.map(Number);
@@ -287,6 +419,39 @@ export class OutcomeStore {
     }
     return status as OutcomeStatus;
   }
+}
+
+/** Items created per script call by {@link OutcomeStore.createItems}. */
+const CREATE_BATCH = 500;
+
+/** The first element of a composed script's reply when its {@link AtomicStep} refused. */
+const REFUSED = 'PAW_STEP_REFUSED';
+
+const composedScripts = new Map<string, RedisScript>();
+
+/**
+ * The script that runs `step` and then, unless it refused, records the item (its KEYS and ARGV
+ * come after the step's).
+ */
+function composedScript(step: AtomicStep): RedisScript {
+  let script = composedScripts.get(step.name);
+  if (script === undefined) {
+    const k = step.keys.length;
+    const a = step.args.length;
+    script = new RedisScript(
+      `paw-record-item-along-${step.name}`,
+      `${recordItemFunction}
+local function pawAlong()
+${step.lua}
+end
+local stepResult = pawAlong()
+if type(stepResult) == 'number' and stepResult < 0 then return {'${REFUSED}', tostring(stepResult)} end
+return pawRecordItem(KEYS[${k + 1}], KEYS[${k + 2}], ARGV[${a + 1}], ARGV[${a + 2}], ARGV[${a + 3}], ARGV[${a + 4}], ARGV[${a + 5}], ARGV[${a + 6}], ARGV[${a + 7}])
+`,
+    );
+    composedScripts.set(step.name, script);
+  }
+  return script;
 }
 
 /** Calls an observer, swallowing what it throws: observing must never fail the store. */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { OutcomeStore, UnknownRunError } from '../../src/outcomes/outcome-store.js';
 import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
 
@@ -193,5 +194,89 @@ describe('OutcomeStore runs', () => {
     expect(await store.activeRunBefore('nightly', fireTime)).toBeDefined();
     await store.finishRun('nightly@20250531T010000Z');
     expect(await store.activeRunBefore('nightly', fireTime)).toBeUndefined();
+  });
+});
+
+describe('OutcomeStore items in one round trip', () => {
+  it('creates a fan-out in batches, and a repeat never moves an item back', async () => {
+    const store = newStore();
+    const runId = await queuedRun(store);
+    const items = Array.from({ length: 1203 }, (_, index) => {
+      const id = `vm-${index}`;
+      return [id, { status: 'queued', target: id, targetName: `prod-${id}` }] as const;
+    });
+    const skipped = [
+      'fileset-1',
+      { status: 'skipped', target: 'fileset-1', reason: 'no' },
+    ] as const;
+    expect(await store.createItems(runId, [...items, skipped])).toBe(1204);
+    await store.recordItem(runId, 'vm-7', { status: 'succeeded' });
+    // A fan-out repeated after a crash: nothing is created again, vm-7 stays succeeded.
+    expect(await store.createItems(runId, [...items, skipped])).toBe(0);
+    expect((await store.getItem(runId, 'vm-7'))?.status).toBe('succeeded');
+    expect((await store.getRun(runId))?.counts).toMatchObject({
+      total: 1204,
+      queued: 1202,
+      succeeded: 1,
+      skipped: 1,
+    });
+    const queries = new OutcomeQueries(redis, store.keys.base.replace(/:outcomes$/, ''));
+    const found = [];
+    for await (const item of queries.items({ runId, statuses: ['skipped'] })) found.push(item);
+    expect(found.map((item) => item.itemKey)).toEqual(['fileset-1']);
+    const named = [];
+    for await (const item of queries.items({ target: 'PROD-VM-1200' })) named.push(item.itemKey);
+    expect(named).toEqual(['vm-1200']);
+    await expect(store.createItems('nope@1', items)).rejects.toThrow(UnknownRunError);
+  });
+
+  it('records only if the item has the status asked for, merging details, and says what is there otherwise', async () => {
+    const store = newStore();
+    const runId = await queuedRun(store);
+    await store.createItems(runId, [
+      ['vm-1', { status: 'queued', target: 'vm-1', details: { clusterId: 'c-1' } }],
+    ]);
+    const intent = { status: 'running', details: { triggerAttemptAt: 'T1' } } as const;
+    const first = await store.recordItemIf(runId, 'vm-1', 'queued', intent);
+    expect(first.recorded).toBe(true);
+    expect(first.item.details).toEqual({ clusterId: 'c-1', triggerAttemptAt: 'T1' });
+    // A second worker with the same job: nothing recorded, the item as the first left it.
+    const second = await store.recordItemIf(runId, 'vm-1', 'queued', {
+      status: 'running',
+      details: { triggerAttemptAt: 'T2' },
+    });
+    expect(second).toMatchObject({
+      recorded: false,
+      item: { status: 'running', details: { clusterId: 'c-1', triggerAttemptAt: 'T1' } },
+    });
+    expect((await store.recordItemIf(runId, 'vm-9', 'queued', intent)).recorded).toBe(false);
+    expect((await store.getRun(runId))?.counts).toMatchObject({ total: 1, running: 1 });
+  });
+
+  it('runs another atomic step with a record: when the step refuses, nothing is recorded', async () => {
+    const store = newStore();
+    const runId = await queuedRun(store);
+    await store.createItems(runId, [['vm-1', { status: 'queued', target: 'vm-1' }]]);
+    const flag = `${store.keys.base}:test-flag`;
+    const step = (allow: boolean) => ({
+      name: 'test-set-flag',
+      lua: `if ARGV[1] ~= '1' then return -7 end\nredis.call('SET', KEYS[1], 'set')\nreturn 0`,
+      keys: [flag],
+      args: [allow ? '1' : '0'],
+      refused: (code: number) => new Error(`refused with ${code}`),
+    });
+    await expect(
+      store.recordItem(runId, 'vm-1', { status: 'running' }, { along: step(false) }),
+    ).rejects.toThrow('refused with -7');
+    expect((await store.getItem(runId, 'vm-1'))?.status).toBe('queued');
+    expect(await redis.get(flag)).toBeNull();
+    const recorded = await store.recordItem(
+      runId,
+      'vm-1',
+      { status: 'running' },
+      { along: step(true) },
+    );
+    expect(recorded.item.status).toBe('running');
+    expect(await redis.get(flag)).toBe('set');
   });
 });
