@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from '../../log/logger.js';
 import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
-import type { ItemRecord } from '../../outcomes/outcome-records.js';
+import type { ItemRecord, ItemUpdate } from '../../outcomes/outcome-records.js';
 import { UnknownRunError } from '../../outcomes/outcome-store.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
 import { backoffDelay } from '../../queue/backoff.js';
@@ -17,7 +17,12 @@ import { failureFacts, isTransientFailure } from '../../processing/job-failure.j
 import type { WorkerDependencies } from '../../processing/kind-processor.js';
 import { recordItemAndMaybeFinish } from '../../processing/record-item.js';
 import { retryError, settleFailure } from '../../processing/settle-failure.js';
-import { attemptNumber, continueAfterShutdown, continueStepAt } from '../../processing/step-job.js';
+import {
+  attemptNumber,
+  continueAfterShutdown,
+  continueStepAt,
+  recordAndContinueStepAt,
+} from '../../processing/step-job.js';
 import {
   detailsOf,
   scalarDetails,
@@ -92,10 +97,27 @@ export class SnapshotItemJob {
   }
 
   private async step(context: Context): Promise<unknown> {
-    const item = await this.dependencies.outcomes.getItem(
-      context.data.runId,
-      context.data.workloadId,
+    const { data, job } = context;
+    // An item still queued has never been triggered: its intent is recorded in the same round
+    // trip that reads it (only if it is still queued, so of two workers only one goes on). Any
+    // other item comes back as it is, and its state says what to do.
+    const attemptAt = new Date().toISOString();
+    const claim = await this.dependencies.outcomes.recordItemIf(
+      data.runId,
+      data.workloadId,
+      'queued',
+      {
+        status: 'running',
+        attempts: attemptNumber(job),
+        startedAt: attemptAt,
+        details: scalarDetails(intentDetails({}, attemptAt, data.slaDomainId)),
+      },
     );
+    if (claim.recorded) {
+      this.dependencies.crashPoints.reach('snapshot.after-intent');
+      return this.send(context, claim.item, detailsOf(claim.item));
+    }
+    const item = claim.item;
     if (item !== undefined && !isActiveStatus(item.status)) {
       context.logger.debug({ status: item.status }, 'item already recorded as ended');
       return { status: item.status };
@@ -184,26 +206,16 @@ export class SnapshotItemJob {
       'the earlier trigger did reach the platform: following it instead of triggering again',
     );
     const adopted: ItemDetails = { ...base, ...trackingDetails(found.tracking) };
-    await this.dependencies.outcomes.recordItem(context.data.runId, context.data.workloadId, {
-      status: 'running',
-      platformJobId: trackedId(found.tracking),
-      details: scalarDetails(adopted),
+    return this.afterRead(context, found.job, adopted, {
+      answer: { platformJobId: trackedId(found.tracking) },
     });
-    return this.afterRead(context, found.job, adopted);
   }
 
   private async trigger(context: Context, item: ItemRecord | undefined): Promise<unknown> {
-    const { data, job, logger } = context;
-    const { outcomes, platform, crashPoints } = this.dependencies;
-    const previous = detailsOf(item);
+    const { data, job } = context;
+    const { outcomes, crashPoints } = this.dependencies;
     const attemptAt = new Date().toISOString();
-    const intent: ItemDetails = {
-      ...previous,
-      firstTriggerAttemptAt: previous.firstTriggerAttemptAt ?? attemptAt,
-      triggerAttemptAt: attemptAt,
-      triggersSent: (previous.triggersSent ?? 0) + 1,
-      retentionSlaDomainId: data.slaDomainId,
-    };
+    const intent = intentDetails(detailsOf(item), attemptAt, data.slaDomainId);
     // The intent goes on record before the trigger leaves: a retry that finds it without a job
     // id knows a snapshot may exist and looks for it instead of triggering blindly.
     await outcomes.recordItem(data.runId, data.workloadId, {
@@ -213,7 +225,17 @@ export class SnapshotItemJob {
       details: scalarDetails(intent),
     });
     crashPoints.reach('snapshot.after-intent');
+    return this.send(context, item, intent);
+  }
 
+  /** Sends the trigger whose intent is on record, and follows its answer. */
+  private async send(
+    context: Context,
+    item: ItemRecord | undefined,
+    intent: ItemDetails,
+  ): Promise<unknown> {
+    const { data, logger } = context;
+    const { platform, crashPoints } = this.dependencies;
     let trigger;
     try {
       trigger = await platform.api.workloads.takeSnapshot(this.workloadOf(context, item), {
@@ -232,19 +254,16 @@ export class SnapshotItemJob {
       jobIdFrom: 'trigger',
       platformStatus: trigger.job.status,
     };
-    await outcomes.recordItem(data.runId, data.workloadId, {
-      status: 'running',
-      platformJobId: trackedId(trigger.tracking),
-      errorCode: null,
-      errorMessage: null,
-      details: scalarDetails(answered),
-    });
-    crashPoints.reach('snapshot.after-record');
     logger.info(
       { platformJobId: trigger.job.id, status: trigger.job.status },
       'snapshot triggered',
     );
-    return this.afterRead(context, trigger.job, answered);
+    // The answer is recorded with whatever comes next (the wait for the first poll, or the end):
+    // one write, in the same script as the job's move.
+    return this.afterRead(context, trigger.job, answered, {
+      answer: { platformJobId: trackedId(trigger.tracking), errorCode: null, errorMessage: null },
+      onRecorded: () => crashPoints.reach('snapshot.after-record'),
+    });
   }
 
   private async triggerFailed(
@@ -317,12 +336,24 @@ export class SnapshotItemJob {
     return this.afterRead(context, job, detailsOf(item));
   }
 
+  /**
+   * What a read of the snapshot's job says: its end is recorded (and may finish the run), or
+   * maxWait ran out, or the job waits (delayed) for the next read. `recorded.answer` holds what
+   * the caller learnt and has not recorded yet (the trigger's answer, an adopted job): it goes
+   * into the same write, so every path records once.
+   */
   private async afterRead(
     context: Context,
     job: SnapshotJob,
     details: ItemDetails,
+    recorded: {
+      readonly answer?: Pick<ItemUpdate, 'platformJobId' | 'errorCode' | 'errorMessage'>;
+      readonly onRecorded?: () => void;
+    } = {},
   ): Promise<unknown> {
     const { data, logger } = context;
+    const { outcomes } = this.dependencies;
+    const answer = recorded.answer ?? {};
     const now = Date.now();
     const triggeredAt = triggeredAtOf(details, now);
     const deadline = triggeredAt + data.maxWaitMs;
@@ -336,28 +367,26 @@ export class SnapshotItemJob {
     const ended = endOf(job);
     if (ended !== undefined) {
       const snapshotDetails = job.snapshotId === undefined ? {} : { snapshotId: job.snapshotId };
-      const recorded = await recordItemAndMaybeFinish(
-        this.dependencies.outcomes,
-        data.runId,
-        data.workloadId,
-        {
-          ...ended,
-          finishedAt: new Date(),
-          details: scalarDetails({ ...seen, ...snapshotDetails }),
-        },
-      );
+      const finished = await recordItemAndMaybeFinish(outcomes, data.runId, data.workloadId, {
+        ...answer,
+        ...ended,
+        finishedAt: new Date(),
+        details: scalarDetails({ ...seen, ...snapshotDetails }),
+      });
+      recorded.onRecorded?.();
       logger.info(
         { platformJobId: job.id, status: ended.status, platformStatus: job.status },
         'snapshot job ended',
       );
-      if (recorded.runFinished !== undefined) {
-        logger.info({ status: recorded.runFinished }, 'last item ended: run finished');
+      if (finished.runFinished !== undefined) {
+        logger.info({ status: finished.runFinished }, 'last item ended: run finished');
       }
       return { status: ended.status };
     }
 
     if (now >= deadline) {
-      await recordItemAndMaybeFinish(this.dependencies.outcomes, data.runId, data.workloadId, {
+      await recordItemAndMaybeFinish(outcomes, data.runId, data.workloadId, {
+        ...answer,
         status: 'timed-out',
         errorCode: 'MAX_WAIT_EXCEEDED',
         errorMessage:
@@ -368,24 +397,16 @@ export class SnapshotItemJob {
         finishedAt: new Date(),
         details: scalarDetails(seen),
       });
+      recorded.onRecorded?.();
       logger.warn({ platformJobId: job.id, status: job.status }, 'snapshot job timed out');
       return { status: 'timed-out' };
     }
 
-    const changed = job.status !== details.platformStatus || details.readFailures !== undefined;
     if (job.phase === 'unrecognised' && job.status !== details.platformStatus) {
       logger.warn(
         { platformJobId: job.id, status: job.status },
         'the platform reports a job status paw does not know; waiting for it to end or for maxWait',
       );
-    }
-    if (changed) {
-      // The record follows status changes, not every poll: 5,000 jobs polled for hours would
-      // otherwise rewrite it constantly.
-      await this.dependencies.outcomes.recordItem(data.runId, data.workloadId, {
-        status: 'running',
-        details: scalarDetails(seen),
-      });
     }
     const delay = nextPollDelay({
       now,
@@ -400,7 +421,25 @@ export class SnapshotItemJob {
       { platformJobId: job.id, status: job.status, progress: job.progress, nextPollMs: delay },
       'snapshot job in progress',
     );
-    return continueStepAt(context.job, context.token, now + delay);
+    // The record follows what is new (an answer, a status change), not every poll: 5,000 jobs
+    // polled for hours would otherwise rewrite it constantly.
+    const changed =
+      recorded.answer !== undefined ||
+      job.status !== details.platformStatus ||
+      details.readFailures !== undefined;
+    if (!changed) return continueStepAt(context.job, context.token, now + delay);
+    return recordAndContinueStepAt(
+      outcomes,
+      {
+        runId: data.runId,
+        itemKey: data.workloadId,
+        update: { ...answer, status: 'running', details: scalarDetails(seen) },
+        ...(recorded.onRecorded === undefined ? {} : { onRecorded: recorded.onRecorded }),
+      },
+      context.job,
+      context.token,
+      now + delay,
+    );
   }
 
   /** A status read failed: wait and read again (no attempt used), or record the end. */
@@ -438,15 +477,24 @@ export class SnapshotItemJob {
       backoffDelay(failures, this.dependencies.settings.queues.backoff, retryError(error)),
       Math.max(0, deadline - now),
     );
-    await this.dependencies.outcomes.recordItem(data.runId, data.workloadId, {
-      status: 'running',
-      details: scalarDetails({ ...details, readFailures: failures }),
-    });
     logger.warn(
       { ...facts, failures, nextPollMs: delay },
       'reading the snapshot job status failed',
     );
-    return continueStepAt(context.job, context.token, now + delay);
+    return recordAndContinueStepAt(
+      this.dependencies.outcomes,
+      {
+        runId: data.runId,
+        itemKey: data.workloadId,
+        update: {
+          status: 'running',
+          details: scalarDetails({ ...details, readFailures: failures }),
+        },
+      },
+      context.job,
+      context.token,
+      now + delay,
+    );
   }
 
   /** Shutdown, or a transient failure the queue retries; the last attempt records the failure. */
@@ -495,6 +543,21 @@ export class SnapshotItemJob {
       slaDomainName: undefined,
     };
   }
+}
+
+/** The details of an item about to be triggered (again): its intent, beside what it had. */
+function intentDetails(
+  previous: ItemDetails,
+  attemptAt: string,
+  slaDomainId: string | null,
+): ItemDetails {
+  return {
+    ...previous,
+    firstTriggerAttemptAt: previous.firstTriggerAttemptAt ?? attemptAt,
+    triggerAttemptAt: attemptAt,
+    triggersSent: (previous.triggersSent ?? 0) + 1,
+    retentionSlaDomainId: slaDomainId,
+  };
 }
 
 /** When maxWait started counting: the trigger's answer (or the snapshot's discovery). */

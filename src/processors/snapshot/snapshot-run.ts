@@ -21,7 +21,7 @@ import { attemptNumber } from '../../processing/step-job.js';
  */
 const fanOutSchema = z.strictObject({ slaDomainId: z.string().nullable() });
 
-/** Items recorded, and item jobs added, this many at a time. */
+/** Item jobs added this many at a time. */
 const BATCH = 500;
 
 /**
@@ -65,13 +65,21 @@ export class SnapshotRunJob {
 
     try {
       let fanOut = rawFanOut === undefined ? undefined : fanOutSchema.parse(rawFanOut);
+      // The workloads to add item jobs for: those just recorded, or (a retry after the items
+      // were recorded) those the outcome store still has queued or running.
+      let workloadIds: readonly string[] | undefined;
       if (fanOut === undefined) {
-        const retention = await this.resolveAndRecord(data.runId, data.definition, logger, signal);
+        const recorded = await this.resolveAndRecord(data.runId, data.definition, logger, signal);
         crashPoints.reach('snapshot.after-items-recorded');
-        fanOut = { slaDomainId: retention.slaDomainId };
+        fanOut = { slaDomainId: recorded.retention.slaDomainId };
+        workloadIds = recorded.queued;
         await job.updateData({ ...(job.data as object), fanOut });
       }
-      const added = await this.addItemJobs(data, fanOut.slaDomainId);
+      const added = await this.addItemJobs(
+        data,
+        fanOut.slaDomainId,
+        workloadIds ?? (await this.activeItems(data.runId)),
+      );
       crashPoints.reach('snapshot.after-fan-out');
 
       const run = await outcomes.getRun(data.runId);
@@ -88,13 +96,16 @@ export class SnapshotRunJob {
     }
   }
 
-  /** Resolves retention and targets, and records one item per target. */
+  /**
+   * Resolves retention and targets, and records one item per target. Returns the retention and
+   * the workloads recorded as queued (the ones to trigger).
+   */
   private async resolveAndRecord(
     runId: string,
     definition: SnapshotDefinition,
     logger: Logger,
     signal: AbortSignal | undefined,
-  ): Promise<ResolvedRetention> {
+  ): Promise<{ retention: ResolvedRetention; queued: string[] }> {
     const { platform, outcomes } = this.dependencies;
     const retention = await resolveRetention(definition, platform, signal);
     if (retention.keepForever) {
@@ -106,9 +117,10 @@ export class SnapshotRunJob {
     }
     const targets = await resolveTargets(definition.targets, platform, signal);
 
-    const updates: [string, ItemUpdate][] = [];
+    const items: [string, ItemUpdate][] = [];
+    const queued: string[] = [];
     for (const unknown of targets.unknownIds) {
-      updates.push([
+      items.push([
         unknown.id,
         {
           status: 'failed',
@@ -133,20 +145,17 @@ export class SnapshotRunJob {
       // A kind paw knows the platform cannot snapshot is skipped here; a type paw does not
       // recognise is triggered, and the platform's answer is recorded.
       const decision = vocabulary.snapshotDecision(workload.type);
-      updates.push([
-        workload.id,
-        decision.action === 'trigger'
-          ? { status: 'queued', ...common }
-          : { status: 'skipped', ...common, reason: decision.reason, finishedAt: new Date() },
-      ]);
+      if (decision.action === 'trigger') {
+        queued.push(workload.id);
+        items.push([workload.id, { status: 'queued', ...common }]);
+      } else {
+        items.push([
+          workload.id,
+          { status: 'skipped', ...common, reason: decision.reason, finishedAt: new Date() },
+        ]);
+      }
     }
-    for (let index = 0; index < updates.length; index += BATCH) {
-      await Promise.all(
-        updates
-          .slice(index, index + BATCH)
-          .map(([key, update]) => outcomes.recordItem(runId, key, update)),
-      );
-    }
+    await outcomes.createItems(runId, items);
     logger.info(
       {
         workloads: targets.workloads.length,
@@ -155,43 +164,42 @@ export class SnapshotRunJob {
       },
       'snapshot targets resolved and recorded',
     );
-    return retention;
+    return { retention, queued };
   }
 
-  /** Adds a `snapshot-item` job for every item still queued or running (idempotent by job id). */
+  /** The workloads whose items are still queued or running (a fan-out resumed after a crash). */
+  private async activeItems(runId: string): Promise<string[]> {
+    const workloadIds: string[] = [];
+    for await (const item of this.queries.items({ runId, statuses: ['queued', 'running'] })) {
+      workloadIds.push(item.target ?? item.itemKey);
+    }
+    return workloadIds;
+  }
+
+  /** Adds a `snapshot-item` job per workload (idempotent: the job id is the item's). */
   private async addItemJobs(
     data: RunJobData & { definition: SnapshotDefinition },
     slaDomainId: string | null,
+    workloadIds: readonly string[],
   ): Promise<number> {
     const queue = this.dependencies.queues.queue('snapshot');
     const maxWaitMs = parseDuration(data.definition.maxWait) ?? 6 * 3_600_000;
-    let batch: { name: string; data: SnapshotItemData; opts: { jobId: string } }[] = [];
-    let added = 0;
-    const flush = async (): Promise<void> => {
-      if (batch.length === 0) return;
-      await queue.addBulk(batch);
-      added += batch.length;
-      batch = [];
-    };
-    for await (const item of this.queries.items({
-      runId: data.runId,
-      statuses: ['queued', 'running'],
-    })) {
-      batch.push({
-        name: SNAPSHOT_ITEM_JOB_NAME,
-        data: {
-          runId: data.runId,
-          definitionId: data.definitionId,
-          workloadId: item.target ?? item.itemKey,
-          slaDomainId,
-          maxWaitMs,
-        },
-        opts: { jobId: itemJobId(data.runId, item.itemKey) },
-      });
-      if (batch.length >= BATCH) await flush();
+    for (let start = 0; start < workloadIds.length; start += BATCH) {
+      await queue.addBulk(
+        workloadIds.slice(start, start + BATCH).map((workloadId) => ({
+          name: SNAPSHOT_ITEM_JOB_NAME,
+          data: {
+            runId: data.runId,
+            definitionId: data.definitionId,
+            workloadId,
+            slaDomainId,
+            maxWaitMs,
+          } satisfies SnapshotItemData,
+          opts: { jobId: itemJobId(data.runId, workloadId) },
+        })),
+      );
     }
-    await flush();
-    return added;
+    return workloadIds.length;
   }
 
   /**
