@@ -26,14 +26,16 @@ end
 `;
 
 /**
- * Takes one token if there is one. KEYS: the gate hash. ARGV: requestsPerSecond, burst,
- * recoveryMs, ttlMs, reserveMs. Returns `{ waitMs, paused (1|0), epoch, slowed (1|0),
- * reserved (1|0) }`: 0 ms means go now. When the next token comes within `reserveMs`, it is
- * reserved (the bucket goes below zero) and `reserved` is 1: go after `waitMs` without asking
- * again. Otherwise nothing is reserved: try again in `waitMs`. Reserving only a short way ahead
- * keeps processes that share a saturated bucket from all asking again at the same moment, each
- * winning a third of the time (3.7 calls per token with three processes, measured), while a 429
- * recorded meanwhile can let through at most `reserveMs` worth of requests already reserved.
+ * Takes up to `wanted` tokens. KEYS: the gate hash. ARGV: requestsPerSecond, burst, recoveryMs,
+ * ttlMs, reserveMs, wanted. Returns `{ paused (1|0), epoch, slowed (1|0), retryMs, wait1, wait2,
+ * ... }`: one wait (ms from now) per token granted, in order. A token is granted when it is in
+ * the bucket (wait 0) or comes within `reserveMs` (it is reserved: the bucket goes below zero,
+ * and the caller goes after its wait without asking again). When none is granted, `retryMs` says
+ * when to ask again. Reserving only a short way ahead keeps processes that share a saturated
+ * bucket from all asking again at the same moment, each winning a third of the time (3.7 calls
+ * per token with three processes, measured), while a 429 recorded meanwhile can let through at
+ * most `reserveMs` worth of requests already granted. Granting several tokens per call lets a
+ * process with many callers waiting pay one round trip for all the tokens due within `reserveMs`.
  * `slowed` says a 429 still holds the rate below `requestsPerSecond`.
  */
 export const acquireScript = new RedisScript(
@@ -45,6 +47,7 @@ local burst = tonumber(ARGV[2])
 local recovery = tonumber(ARGV[3])
 local ttl = tonumber(ARGV[4])
 local reserve = tonumber(ARGV[5]) or 0
+local wanted = tonumber(ARGV[6]) or 1
 local now = now_ms()
 local s = redis.call('HMGET', key, 'tokens', 'last', 'pausedUntil', 'limitedAt', 'reducedRate', 'epoch')
 local tokens = tonumber(s[1]) or burst
@@ -54,7 +57,7 @@ local limited_at = tonumber(s[4])
 local reduced = tonumber(s[5]) or rate
 local epoch = tonumber(s[6]) or 0
 if now < paused_until then
-  return { paused_until - now, 1, epoch, 1, 0 }
+  return { 1, epoch, 1, paused_until - now }
 end
 local current = current_rate(now, rate, limited_at, paused_until, reduced, recovery)
 local slowed = 0
@@ -62,20 +65,20 @@ if current < rate then slowed = 1 end
 -- Nothing accrues during a pause: it ends with an empty bucket, not a burst.
 local elapsed = math.max(0, now - math.max(last, paused_until))
 tokens = math.min(burst, tokens + elapsed * current / 1000)
-local wait = 0
-local reserved = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-else
-  wait = math.max(1, math.ceil((1 - tokens) * 1000 / current))
-  if wait <= reserve then
-    tokens = tokens - 1
-    reserved = 1
+local reply = { 0, epoch, slowed, 0 }
+for i = 1, wanted do
+  local wait = 0
+  if tokens < 1 then wait = math.max(1, math.ceil((1 - tokens) * 1000 / current)) end
+  if wait > reserve then
+    if i == 1 then reply[4] = wait end
+    break
   end
+  tokens = tokens - 1
+  reply[#reply + 1] = wait
 end
 redis.call('HSET', key, 'tokens', tostring(tokens), 'last', now)
 redis.call('PEXPIRE', key, ttl)
-return { wait, 0, epoch, slowed, reserved }
+return reply
 `,
 );
 

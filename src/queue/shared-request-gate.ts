@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log/logger.js';
+import { GateWaiters } from '../platform/http/gate-waiters.js';
 import type { RequestGate } from '../platform/http/request-gate.js';
 import { acquireScript, rateLimitedScript } from './request-gate-scripts.js';
 
@@ -22,13 +23,6 @@ export interface SharedRequestGateOptions {
   readonly logger: Logger;
 }
 
-interface Waiter {
-  readonly resolve: () => void;
-  readonly reject: (reason: unknown) => void;
-  readonly signal: AbortSignal | undefined;
-  readonly onAbort: () => void;
-}
-
 /** State older than this is forgotten (the bucket refills anyway within a second). */
 const STATE_TTL_MS = 3_600_000;
 /** Pause after a Redis error before trying again. */
@@ -40,6 +34,8 @@ const REDIS_RETRY_MS = 500;
  * 429 that another process records meanwhile.
  */
 const DEFAULT_RESERVE_MS = 100;
+/** The most tokens one script call asks for (the callers waiting in this process, up to this). */
+const MAX_TOKENS_PER_CALL = 64;
 
 /** The gate was closed (the process is shutting down) while a request waited for it. */
 class RequestGateClosedError extends Error {
@@ -51,10 +47,11 @@ class RequestGateClosedError extends Error {
  * (an atomic Lua script on Redis's clock) at `platform.requestsPerSecond` for all of them
  * together, and one slow-down after a 429, whichever process saw it (see request-gate-scripts.ts).
  *
- * Within a process, callers queue first come, first served and one of them at a time asks Redis,
- * so a process with 50 jobs waiting sends one script call per granted request, not 50. Only a
- * token due within `reserveMs` is reserved ahead; a caller told to wait longer asks again, so a
- * 429 recorded meanwhile by another process stops it too.
+ * Within a process, callers queue first come, first served and one script call asks for a token
+ * for each of them (up to 64), so a process with 50 jobs waiting pays one round trip for all the
+ * tokens due within `reserveMs`, not 50. Only a token due within `reserveMs` is reserved ahead;
+ * a caller told to wait longer asks again, so a 429 recorded meanwhile by another process stops
+ * it too.
  */
 export class SharedRequestGate implements RequestGate {
   private readonly key: string;
@@ -63,7 +60,7 @@ export class SharedRequestGate implements RequestGate {
   private readonly maxPenaltyMs: number;
   private readonly recoveryMs: number;
   private readonly reserveMs: number;
-  private readonly waiters: Waiter[] = [];
+  private readonly waiters = new GateWaiters();
   private pumping = false;
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
@@ -87,21 +84,9 @@ export class SharedRequestGate implements RequestGate {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     if (this.closed)
       return Promise.reject(new RequestGateClosedError('the request gate is closed'));
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        signal,
-        onAbort: () => {
-          const index = this.waiters.indexOf(waiter);
-          if (index >= 0) this.waiters.splice(index, 1);
-          reject(signal?.reason as Error);
-        },
-      };
-      signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      this.waiters.push(waiter);
-      void this.pump();
-    });
+    const turn = this.waiters.join(signal);
+    void this.pump();
+    return turn;
   }
 
   rateLimited(): void {
@@ -137,13 +122,15 @@ export class SharedRequestGate implements RequestGate {
     this.closed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.wake?.();
-    for (const waiter of this.waiters.splice(0)) {
-      waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.reject(new RequestGateClosedError('the request gate closed while a request waited'));
-    }
+    this.waiters.rejectAll(
+      new RequestGateClosedError('the request gate closed while a request waited'),
+    );
   }
 
-  /** Serves the queue head by head; one instance runs at a time. */
+  /**
+   * Serves the line: asks Redis for as many tokens as callers wait (one script call), and lets
+   * each caller go when its token is due. One instance runs at a time.
+   */
   private async pump(): Promise<void> {
     if (this.pumping) return;
     this.pumping = true;
@@ -154,45 +141,57 @@ export class SharedRequestGate implements RequestGate {
           await this.sleep(localWait);
           continue;
         }
-        let token: { waitMs: number; reserved: boolean };
+        let grant: { waitsMs: number[]; retryMs: number };
         try {
-          token = await this.takeToken();
+          grant = await this.takeTokens(Math.min(this.waiters.length, MAX_TOKENS_PER_CALL));
         } catch (error) {
           this.logRedisError(error);
           await this.sleep(REDIS_RETRY_MS);
           continue;
         }
-        if (token.waitMs > 0) {
-          await this.sleep(token.waitMs);
-          // A reserved token is ours once its time comes, unless this process saw a 429 meanwhile.
-          if (!token.reserved || this.closed || this.localPauseUntil > Date.now()) continue;
+        if (grant.waitsMs.length === 0) {
+          await this.sleep(grant.retryMs);
+          continue;
         }
-        const waiter = this.waiters.shift();
-        if (waiter === undefined) break; // every caller gave up meanwhile: the token is lost
-        waiter.signal?.removeEventListener('abort', waiter.onAbort);
-        waiter.resolve();
+        const granted = Date.now();
+        for (const waitMs of grant.waitsMs) {
+          const due = granted + waitMs - Date.now();
+          if (due > 0) await this.sleep(due);
+          // A token is ours once its time comes, unless this process saw a 429 meanwhile: then
+          // the rest are given up, and the line asks again after the pause.
+          if (this.closed || this.localPauseUntil > Date.now()) break;
+          // Every caller gave up meanwhile: the token is lost.
+          if (!this.waiters.admitNext()) break;
+        }
       }
     } finally {
       this.pumping = false;
     }
   }
 
-  private async takeToken(): Promise<{ waitMs: number; reserved: boolean }> {
+  private async takeTokens(wanted: number): Promise<{ waitsMs: number[]; retryMs: number }> {
     const reply = (await acquireScript.run(
       this.options.redis,
       [this.key],
-      [this.options.requestsPerSecond, this.burst, this.recoveryMs, STATE_TTL_MS, this.reserveMs],
+      [
+        this.options.requestsPerSecond,
+        this.burst,
+        this.recoveryMs,
+        STATE_TTL_MS,
+        this.reserveMs,
+        wanted,
+      ],
     )) as number[];
-    const [waitMs = 0, paused = 0, epoch = 0, slowed = 0, reserved = 0] = reply.map(Number);
+    const [paused = 0, epoch = 0, slowed = 0, retryMs = 0, ...waitsMs] = reply.map(Number);
     if (slowed === 1 && epoch > this.lastEpochLogged) {
       // Another process saw the 429: this one is paused, or slowed down while the rate recovers.
       this.lastEpochLogged = epoch;
       this.options.logger.warn(
-        { pauseMs: paused === 1 ? waitMs : 0, epoch, source: 'another process' },
+        { pauseMs: paused === 1 ? retryMs : 0, epoch, source: 'another process' },
         'platform rate limit (429): every worker pauses, then slows down',
       );
     }
-    return { waitMs, reserved: reserved === 1 };
+    return { waitsMs, retryMs };
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,3 +1,4 @@
+import { GateWaiters } from './gate-waiters.js';
 import type { RequestGate } from './request-gate.js';
 
 export interface TokenBucketGateOptions {
@@ -15,13 +16,6 @@ export interface TokenBucketGateOptions {
    */
   readonly recoveryMs?: number;
   readonly now?: () => number;
-}
-
-interface Waiter {
-  readonly resolve: () => void;
-  readonly reject: (reason: unknown) => void;
-  readonly signal: AbortSignal | undefined;
-  readonly onAbort: () => void;
 }
 
 /**
@@ -45,7 +39,7 @@ export class TokenBucketGate implements RequestGate {
   private reducedRate: number;
   private consecutiveLimits = 0;
   private lastPenaltyMs = 0;
-  private readonly waiters: Waiter[] = [];
+  private readonly waiters = new GateWaiters();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(options: TokenBucketGateOptions) {
@@ -64,21 +58,9 @@ export class TokenBucketGate implements RequestGate {
   acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     if (this.waiters.length === 0 && this.tryTake()) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        signal,
-        onAbort: () => {
-          const index = this.waiters.indexOf(waiter);
-          if (index >= 0) this.waiters.splice(index, 1);
-          reject(signal?.reason as Error);
-        },
-      };
-      signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      this.waiters.push(waiter);
-      this.schedule();
-    });
+    const turn = this.waiters.join(signal);
+    this.schedule();
+    return turn;
   }
 
   rateLimited(): void {
@@ -145,10 +127,7 @@ export class TokenBucketGate implements RequestGate {
   private pump(): void {
     this.timer = undefined;
     while (this.waiters.length > 0 && this.tryTake()) {
-      const waiter = this.waiters.shift();
-      if (waiter === undefined) break;
-      waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.resolve();
+      if (!this.waiters.admitNext()) break;
     }
     this.schedule();
   }
