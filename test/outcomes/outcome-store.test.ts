@@ -238,7 +238,7 @@ describe('OutcomeStore items in one round trip', () => {
     ]);
     const intent = { status: 'running', details: { triggerAttemptAt: 'T1' } } as const;
     const first = await store.recordItemIf(runId, 'vm-1', 'queued', intent);
-    expect(first.recorded).toBe(true);
+    if (!first.recorded) throw new Error('the queued item was not recorded');
     expect(first.item.details).toEqual({ clusterId: 'c-1', triggerAttemptAt: 'T1' });
     // A second worker with the same job: nothing recorded, the item as the first left it.
     const second = await store.recordItemIf(runId, 'vm-1', 'queued', {
