@@ -20,7 +20,8 @@ export function workerObservers(
   const outcomes: OutcomeObserver = {
     runFinished: (run) => {
       outcomeMetrics.runFinished?.(run);
-      notifications?.runEnded(run.runId);
+      // Only a run whose definition asked for notifications costs a notification job.
+      if (run.notify) notifications?.runEnded(run.runId);
     },
     itemFinished: (item, previousStatus) => outcomeMetrics.itemFinished?.(item, previousStatus),
   };

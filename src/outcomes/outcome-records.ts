@@ -37,6 +37,11 @@ export interface RunRecord {
   readonly errorCode?: string;
   readonly errorMessage?: string;
   readonly counts: ItemCounts;
+  /**
+   * Whether its end is to be notified (its definition had `notify` when it fired). A run recorded
+   * before paw kept this says true: its end is offered to the notifier, which decides.
+   */
+  readonly notify: boolean;
 }
 
 /**
@@ -182,6 +187,7 @@ export function runFromHash(hash: Record<string, string>): RunRecord | undefined
     status: isOutcomeStatus(status) ? status : 'failed',
     createdAt: iso('createdAt') ?? new Date(0).toISOString(),
     attempts: Number(hash['attempts'] ?? 0),
+    notify: hash['notify'] !== '0',
     counts: {
       total: count('total'),
       queued: count('queued'),

@@ -7,54 +7,77 @@ import { INDEXED_ITEM_STATUSES } from './outcome-keys.js';
  */
 
 /**
- * Creates a run unless it exists. KEYS: run, runs, runs:def, active.
- * ARGV: runId, fireMs, active ('1'|'0'), then field/value pairs.
- * Returns {1, status} when created, {0, existing status} when it existed.
+ * The Lua function that creates a run unless it exists: `pawCreateRun(runKey, runsKey,
+ * runsOfDefinitionKey, activeKey, runId, fireMs, active ('1'|'0'), status, fields)` where
+ * `fields` is a table of field/value pairs (runId and status included). Returns {1, status}
+ * when created, {0, existing status} when it existed. Composed into {@link createRunScript} and
+ * into the script that also adds the run's BullMQ job (src/queue/run-enqueue-script.ts).
+ */
+const CREATE_RUN_FUNCTION = `
+local function pawCreateRun(runKey, runsKey, runsOfKey, activeKey, runId, fireMs, active, status, fields)
+  if redis.call('HSETNX', runKey, 'runId', runId) == 0 then
+    return {0, redis.call('HGET', runKey, 'status') or ''}
+  end
+  redis.call('HSET', runKey, unpack(fields))
+  redis.call('ZADD', runsKey, fireMs, runId)
+  redis.call('ZADD', runsOfKey, fireMs, runId)
+  if active == '1' then redis.call('ZADD', activeKey, fireMs, runId) end
+  return {1, status}
+end
+`;
+
+/** The Lua function that creates a run, for scripts that compose it with another step. */
+export const createRunFunction = CREATE_RUN_FUNCTION;
+
+/**
+ * Creates a run unless it exists (see CREATE_RUN_FUNCTION). KEYS: run, runs, runs:def, active.
+ * ARGV: runId, fireMs, active ('1'|'0'), status, then field/value pairs.
  */
 export const createRunScript = new RedisScript(
   'paw-create-run',
-  `
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  return {0, redis.call('HGET', KEYS[1], 'status') or ''}
-end
+  `${CREATE_RUN_FUNCTION}
 local fields = {}
-for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
-redis.call('HSET', KEYS[1], unpack(fields))
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-if ARGV[3] == '1' then redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1]) end
-return {1, redis.call('HGET', KEYS[1], 'status')}
+for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
+return pawCreateRun(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3], ARGV[4], fields)
 `,
 );
 
 /**
  * Marks a queued or running run as running (a worker took it), unless it is still queued past
  * its `startBy` (`schedule.startDeadline`): then it is recorded as missed instead, and taken out
- * of the definition's active runs. KEYS: run, the definition's active runs. ARGV: nowMs, runId.
- * Returns {previous status, '1' if it was just recorded missed else '0', ...HGETALL}; previous
- * status '' when there is no such run.
+ * of the definition's active runs (`<base>:active:<definitionId>`). KEYS: run. ARGV: nowMs,
+ * runId, base. Returns {previous status, '1' if it was just recorded missed else '0', ...the
+ * run's fields as they are now}; previous status '' when there is no such run.
  */
 export const startRunScript = new RedisScript(
   'paw-start-run',
   `
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return {''} end
+local flat = redis.call('HGETALL', KEYS[1])
+if #flat == 0 then return {''} end
+local run = {}
+for i = 1, #flat, 2 do run[flat[i]] = flat[i + 1] end
+local status = run.status or ''
 local missedNow = '0'
-local startBy = tonumber(redis.call('HGET', KEYS[1], 'startBy') or '')
+local startBy = tonumber(run.startBy or '')
 if status == 'queued' and startBy and tonumber(ARGV[1]) > startBy then
-  local deadline = redis.call('HGET', KEYS[1], 'startDeadline') or ''
-  redis.call('HSET', KEYS[1], 'status', 'missed', 'finishedAt', ARGV[1], 'reason',
-    'no worker took it within its start deadline (' .. deadline .. ') after its time: the workers were down or busy')
-  redis.call('ZREM', KEYS[2], ARGV[2])
+  run.status = 'missed'
+  run.finishedAt = ARGV[1]
+  run.reason = 'no worker took it within its start deadline (' .. (run.startDeadline or '') ..
+    ') after its time: the workers were down or busy'
+  redis.call('HSET', KEYS[1], 'status', run.status, 'finishedAt', run.finishedAt, 'reason', run.reason)
+  redis.call('ZREM', ARGV[3] .. ':active:' .. (run.definitionId or ''), ARGV[2])
   missedNow = '1'
 elseif status == 'queued' or status == 'running' then
-  redis.call('HSET', KEYS[1], 'status', 'running')
-  redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[1])
-  redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+  run.status = 'running'
+  run.startedAt = run.startedAt or ARGV[1]
+  run.attempts = tostring((tonumber(run.attempts or '0') or 0) + 1)
+  redis.call('HSET', KEYS[1], 'status', 'running', 'startedAt', run.startedAt, 'attempts', run.attempts)
 end
 local reply = {status, missedNow}
-local hash = redis.call('HGETALL', KEYS[1])
-for i = 1, #hash do reply[#reply + 1] = hash[i] end
+for field, value in pairs(run) do
+  reply[#reply + 1] = field
+  reply[#reply + 1] = value
+end
 return reply
 `,
 );
@@ -207,31 +230,54 @@ return created
 );
 
 /**
- * Finishes a run. KEYS: run, active. ARGV: runId, nowMs, status ('' derives it from the item
- * counters), errorCode, errorMessage ('' for none).
- * A run the scheduler recorded as skipped or missed is left as it is.
- * Returns {final status, status before the call} ({'', ''} when there is no such run), so the
- * caller can tell the call that ended the run from a repeat.
+ * Finishes a run. KEYS: run. ARGV: runId, nowMs, status ('' derives it from the item counters),
+ * errorCode, errorMessage ('' for none), base. A run the scheduler recorded as skipped or missed
+ * is left as it is. Takes the run out of its definition's active runs
+ * (`<base>:active:<definitionId>`). Returns {final status, status before the call, ...the run's
+ * fields as they are now} ({'', ''} when there is no such run), so the caller can tell the call
+ * that ended the run from a repeat, and report the run without reading it again.
  */
 export const finishRunScript = new RedisScript(
   'paw-finish-run',
   `
-local current = redis.call('HGET', KEYS[1], 'status')
-if not current then return {'', ''} end
-if current == 'skipped' or current == 'missed' then return {current, current} end
+local flat = redis.call('HGETALL', KEYS[1])
+if #flat == 0 then return {'', ''} end
+local run = {}
+for i = 1, #flat, 2 do run[flat[i]] = flat[i + 1] end
+local current = run.status or ''
+local function reply(final)
+  local out = {final, current}
+  for field, value in pairs(run) do
+    out[#out + 1] = field
+    out[#out + 1] = value
+  end
+  return out
+end
+if current == 'skipped' or current == 'missed' then return reply(current) end
 local status = ARGV[3]
 if status == '' then
-  local function count(name) return tonumber(redis.call('HGET', KEYS[1], 'count:' .. name) or '0') end
+  local function count(name) return tonumber(run['count:' .. name] or '0') end
   if count('failed') + count('timed-out') > 0 then status = 'failed'
   elseif count('canceled') > 0 then status = 'canceled'
   elseif count('queued') + count('running') > 0 then status = 'failed'
   else status = 'succeeded' end
 end
-redis.call('HSET', KEYS[1], 'status', status, 'finishedAt', ARGV[2])
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'errorCode', ARGV[4]) end
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'errorMessage', ARGV[5]) end
-redis.call('ZREM', KEYS[2], ARGV[1])
-return {status, current}
+run.status = status
+run.finishedAt = ARGV[2]
+local fields = {'status', status, 'finishedAt', ARGV[2]}
+if ARGV[4] ~= '' then
+  run.errorCode = ARGV[4]
+  fields[#fields + 1] = 'errorCode'
+  fields[#fields + 1] = ARGV[4]
+end
+if ARGV[5] ~= '' then
+  run.errorMessage = ARGV[5]
+  fields[#fields + 1] = 'errorMessage'
+  fields[#fields + 1] = ARGV[5]
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('ZREM', ARGV[6] .. ':active:' .. (run.definitionId or ''), ARGV[1])
+return reply(status)
 `,
 );
 

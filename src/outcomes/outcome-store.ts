@@ -45,6 +45,11 @@ export interface NewRun {
    * (`deadline`, the definition's `startDeadline`, goes into the reason).
    */
   readonly startBy?: { readonly at: Date; readonly deadline: string };
+  /**
+   * Whether the run's end is to be notified (its definition has `notify`): the worker that ends
+   * it queues a notification only then. The URL itself never goes into the record.
+   */
+  readonly notify?: boolean;
 }
 
 /** What {@link OutcomeStore.startRun} found. */
@@ -138,7 +143,19 @@ export class OutcomeStore {
    * still `queued`, after a crash between the two).
    */
   async createRun(run: NewRun): Promise<{ created: boolean; status: OutcomeStatus }> {
+    const { keys, args } = this.runCreation(run);
+    return runCreated(await createRunScript.run(this.redis, keys, args));
+  }
+
+  /**
+   * The KEYS and ARGV of the run-creating script for `run` (see createRunFunction in
+   * outcome-scripts.ts), for a script that creates the run and does something else in the same
+   * step (adds its BullMQ job: src/queue/run-enqueue-script.ts). Read its reply with
+   * {@link runCreated}.
+   */
+  runCreation(run: NewRun): { keys: string[]; args: (string | number)[] } {
     const fireMs = run.fireTime.getTime();
+    const now = this.clock().getTime();
     const fields: (string | number)[] = [
       'runId',
       run.runId,
@@ -153,27 +170,27 @@ export class OutcomeStore {
       'status',
       run.status,
       'createdAt',
-      this.clock().getTime(),
+      now,
       'attempts',
       0,
+      'notify',
+      run.notify === true ? '1' : '0',
     ];
     if (run.reason !== undefined)
       fields.push('reason', run.reason.slice(0, MAX_ERROR_MESSAGE_LENGTH));
     if (run.startBy !== undefined) {
       fields.push('startBy', run.startBy.at.getTime(), 'startDeadline', run.startBy.deadline);
     }
-    if (!isActiveStatus(run.status)) fields.push('finishedAt', this.clock().getTime());
-    const reply = (await createRunScript.run(
-      this.redis,
-      [
+    if (!isActiveStatus(run.status)) fields.push('finishedAt', now);
+    return {
+      keys: [
         this.keys.run(run.runId),
         this.keys.runs(),
         this.keys.runsOf(run.definitionId),
         this.keys.active(run.definitionId),
       ],
-      [run.runId, fireMs, isActiveStatus(run.status) ? '1' : '0', ...fields],
-    )) as [number, string];
-    return { created: reply[0] === 1, status: reply[1] as OutcomeStatus };
+      args: [run.runId, fireMs, isActiveStatus(run.status) ? '1' : '0', run.status, ...fields],
+    };
   }
 
   /** The run with this id, or `undefined`. */
@@ -202,20 +219,14 @@ export class OutcomeStore {
    * recorded as missed instead (not started). Throws {@link UnknownRunError}.
    */
   async startRun(runId: string): Promise<StartedRun> {
-    const definitionId = await this.redis.hget(this.keys.run(runId), 'definitionId');
-    if (definitionId === null) throw new UnknownRunError(runId);
     const reply = (await startRunScript.run(
       this.redis,
-      [this.keys.run(runId), this.keys.active(definitionId)],
-      [this.clock().getTime(), runId],
+      [this.keys.run(runId)],
+      [this.clock().getTime(), runId, this.keys.base],
     )) as string[];
     const [previous, missedNow, ...flat] = reply;
     if (previous === undefined || previous === '') throw new UnknownRunError(runId);
-    const hash: Record<string, string> = {};
-    for (let index = 0; index + 1 < flat.length; index += 2) {
-      hash[flat[index] ?? ''] = flat[index + 1] ?? '';
-    }
-    const run = runFromHash(hash);
+    const run = runFromHash(hashOf(flat));
     if (run === undefined) throw new UnknownRunError(runId);
     if (missedNow === '1') {
       // It ends here, past its start deadline: tell the observer as any other end of a run.
@@ -398,27 +409,41 @@ export class OutcomeStore {
    * Safe to repeat. Throws {@link UnknownRunError}.
    */
   async finishRun(runId: string, finish: RunFinish = {}): Promise<OutcomeStatus> {
-    const run = await this.redis.hget(this.keys.run(runId), 'definitionId');
-    if (run === null) throw new UnknownRunError(runId);
-    const [status = '', before = ''] = (await finishRunScript.run(
+    const [status = '', before = '', ...flat] = (await finishRunScript.run(
       this.redis,
-      [this.keys.run(runId), this.keys.active(run)],
+      [this.keys.run(runId)],
       [
         runId,
         this.clock().getTime(),
         finish.status ?? '',
         finish.errorCode ?? '',
         (finish.errorMessage ?? '').slice(0, MAX_ERROR_MESSAGE_LENGTH),
+        this.keys.base,
       ],
-    )) as [string, string];
+    )) as string[];
     if (status === '') throw new UnknownRunError(runId);
     const observer = this.observer;
     if (observer?.runFinished !== undefined && isActiveStatus(before as OutcomeStatus)) {
-      const finished = await this.getRun(runId).catch(() => undefined);
+      const finished = runFromHash(hashOf(flat));
       if (finished !== undefined) observe(() => observer.runFinished?.(finished));
     }
     return status as OutcomeStatus;
   }
+}
+
+/** What the run-creating script answered (see {@link OutcomeStore.runCreation}). */
+export function runCreated(reply: unknown): { created: boolean; status: OutcomeStatus } {
+  const [created, status] = reply as [number, string];
+  return { created: created === 1, status: status as OutcomeStatus };
+}
+
+/** A hash from a flat field/value list (HGETALL's reply as a script returns it). */
+function hashOf(flat: readonly string[]): Record<string, string> {
+  const hash: Record<string, string> = {};
+  for (let index = 0; index + 1 < flat.length; index += 2) {
+    hash[flat[index] ?? ''] = flat[index + 1] ?? '';
+  }
+  return hash;
 }
 
 /** Items created per script call by {@link OutcomeStore.createItems}. */

@@ -68,7 +68,8 @@ export class RunQueues {
   private readonly queues = new Map<JobKind, Queue>();
 
   constructor(
-    connection: Redis,
+    /** The queues' shared command connection (its owner quits it). */
+    readonly connection: Redis,
     private readonly settings: Settings,
   ) {
     for (const kind of JOB_KINDS) {

@@ -20,8 +20,8 @@ export class RedisScript {
 
   async run(
     redis: Redis,
-    keys: readonly string[],
-    args: readonly (string | number)[],
+    keys: readonly (string | Buffer)[],
+    args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);

@@ -4,6 +4,7 @@ import type { NewRun, OutcomeStore } from '../outcomes/outcome-store.js';
 import type { OutcomeStatus, RunTrigger } from '../outcomes/outcome-status.js';
 import { formatDuration } from '../time/duration.js';
 import { runIdFor } from '../queue/run-id.js';
+import type { RunJobData } from '../queue/run-job.js';
 import type { RunProducer } from '../queue/run-producer.js';
 import { describeSkipMatch } from '../cron/skip-days.js';
 import { skipDaysOf } from '../definitions/schedule-skip-days.js';
@@ -98,15 +99,23 @@ export class RunFirer {
       }
     }
 
-    const { created, status } = await this.store.createRun({
-      ...base,
-      status: 'queued',
-      ...(options.note === undefined ? {} : { reason: options.note }),
-      ...(options.startBy === undefined ? {} : { startBy: options.startBy }),
-    });
-    if (!created) return this.afterExisting(definition, runId, fireTime, trigger, status);
-    await this.enqueue(definition, runId, fireTime, trigger);
-    return this.report({ runId, result: 'enqueued', status }, trigger);
+    const enqueued = await this.producer.createAndEnqueueRun(
+      this.store,
+      {
+        ...base,
+        status: 'queued',
+        notify: definition.notify !== undefined,
+        ...(options.note === undefined ? {} : { reason: options.note }),
+        ...(options.startBy === undefined ? {} : { startBy: options.startBy }),
+      },
+      this.jobData(definition, runId, fireTime, trigger),
+    );
+    const { status } = enqueued;
+    if (enqueued.created) return this.report({ runId, result: 'enqueued', status }, trigger);
+    return this.report(
+      { runId, result: enqueued.enqueued ? 're-enqueued' : 'exists', status },
+      trigger,
+    );
   }
 
   /** Records a fire handled too late to run (`lateByMs` after its time) as missed. */
@@ -170,7 +179,16 @@ export class RunFirer {
     fireTime: Date,
     trigger: RunTrigger,
   ): Promise<void> {
-    await this.producer.enqueueRun({
+    await this.producer.enqueueRun(this.jobData(definition, runId, fireTime, trigger));
+  }
+
+  private jobData(
+    definition: JobDefinition,
+    runId: string,
+    fireTime: Date,
+    trigger: RunTrigger,
+  ): RunJobData {
+    return {
       runId,
       definitionId: definition.id,
       kind: definition.kind,
@@ -178,7 +196,7 @@ export class RunFirer {
       trigger,
       enqueuedAt: this.clock().toISOString(),
       definition,
-    });
+    };
   }
 
   private report(result: FireResult, trigger: RunTrigger): FireResult {

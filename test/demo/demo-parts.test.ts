@@ -36,6 +36,7 @@ function run(
     createdAt: '2025-01-01T00:00:00.000Z',
     attempts: 1,
     counts: COUNTS,
+    notify: false,
     ...extra,
   };
 }

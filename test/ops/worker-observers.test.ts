@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
+import {
+  NotificationProducer,
+  createNotifyQueue,
+} from '../../src/ops/notify/notification-queue.js';
+import { workerObservers } from '../../src/ops/worker-observers.js';
+import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { captureLogs } from '../support/log-capture.js';
+import { connectTestRedis } from '../support/redis-connection.js';
+import { opsSettings } from './support/ops-settings.js';
+
+describe('worker observers', () => {
+  const redis = connectTestRedis();
+  afterAll(() => redis.quit());
+
+  it('queue a notification only for the end of a run whose definition has notify', async () => {
+    const settings = await opsSettings('observers');
+    const queue = createNotifyQueue(redis, settings);
+    const producer = new NotificationProducer(queue, captureLogs('info').logger);
+    const store = new OutcomeStore(
+      redis,
+      settings.redis.prefix,
+      undefined,
+      workerObservers(new PawMetrics({ processMetrics: false }), producer).outcomes,
+    );
+    try {
+      for (const [definitionId, notify] of [
+        ['quiet', false],
+        ['loud', true],
+      ] as const) {
+        const runId = `${definitionId}@20250101T010000Z`;
+        await store.createRun({
+          runId,
+          definitionId,
+          kind: 'snapshot',
+          fireTime: new Date('2025-01-01T01:00:00Z'),
+          trigger: 'cron',
+          status: 'queued',
+          notify,
+        });
+        await store.startRun(runId);
+        await store.finishRun(runId, { status: 'succeeded' });
+      }
+      await producer.flush();
+      const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+      expect(jobs.map((job) => job.data.runId)).toEqual(['loud@20250101T010000Z']);
+    } finally {
+      await queue.close();
+    }
+  });
+});
