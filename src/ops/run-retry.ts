@@ -194,8 +194,7 @@ export class RunRetry {
 
   /**
    * Fires the claimed retry under the run id the claim fixed. Safe to repeat: a claim found
-   * without its run, or with a run whose job was never added (the first caller died in between),
-   * is completed; otherwise nothing changes.
+   * without its run (the first caller died in between) is completed; otherwise nothing changes.
    */
   private async fire(
     definition: SnapshotDefinition,
@@ -206,8 +205,8 @@ export class RunRetry {
     statuses: readonly ItemStatus[],
     request: RetryRequest,
   ): Promise<{ created: boolean; status: string }> {
-    // Fired again even when the run exists: RunFirer adds nothing to an ended run, and adds the
-    // job again to a run still queued (its first caller may have died before adding it).
+    // Fired again even when the run exists: RunFirer adds nothing to an ended run, and the job
+    // again (which BullMQ ignores) to a run still queued.
     const ids = workloads ?? (await this.workloadsOf(retryOf, statuses));
     const narrowed: SnapshotDefinition = { ...definition, targets: { ids: [...ids] } };
     const firer = new RunFirer(this.store, new RunProducer(this.queues), silentLogger());

@@ -246,8 +246,8 @@ describe('RunRetry (the one home of paw retry and the dashboard retry)', () => {
     const actions = new OperatorActions(redis, prefix, silentLogger());
     const request = { runId, by: 'carol', via: 'cli' as const, reason: 'back' };
 
-    // The first caller loses its queue connection: it claims, creates the run, then fails to add
-    // the job, as if it died there.
+    // The first caller loses its queue connection after its claim: the run's record and its job
+    // are one step (createRunAndAddJob), so neither is there, only the claim.
     const lost = connectTestRedis();
     const deadQueues = new RunQueues(lost, settings);
     await deadQueues.queue('snapshot').waitUntilReady();
@@ -260,11 +260,10 @@ describe('RunRetry (the one home of paw retry and the dashboard retry)', () => {
       (await redis.zrange(`${prefix}:outcomes:runs:def:nightly-vms`, '0', '-1')).filter((id) =>
         id.endsWith('-manual'),
       );
-    const [claimed] = await manualRuns();
-    expect(await store.getRun(claimed ?? '')).toMatchObject({ status: 'queued' });
-    const jobs = new Queue('snapshot', { connection: redis, prefix });
-    expect(await jobs.getJob(claimed ?? '')).toBeUndefined();
-    await jobs.close();
+    expect(await manualRuns()).toEqual([]);
+    const claims = Object.values(await redis.hgetall(`${prefix}:ops:retries:${runId}`));
+    const claimed = (JSON.parse(claims[0] ?? '{}') as { runId?: string }).runId;
+    expect(claimed).toMatch(/-manual$/);
 
     const queues = new RunQueues(redis, settings);
     try {
@@ -272,13 +271,13 @@ describe('RunRetry (the one home of paw retry and the dashboard retry)', () => {
         DEFINITIONS,
         request,
       );
-      expect(result.outcome).toBe('exists');
+      expect(result.outcome).toBe('started');
       const retryRunId = result.runId ?? '';
       expect(retryRunId).toBe(claimed);
       expect(await store.getRun(retryRunId)).toMatchObject({ status: 'queued' });
       const queue = new Queue('snapshot', { connection: redis, prefix });
       try {
-        // The job the first caller never added is there now, over the same two workloads.
+        // The run the first caller never fired is there now, over the same two workloads.
         const job = await queue.getJob(retryRunId);
         expect(job?.data).toMatchObject({ definition: { targets: { ids: ['vm-b', 'vm-c'] } } });
       } finally {

@@ -232,11 +232,12 @@ export async function loadRunView(
   pictures?: RunPictures,
 ): Promise<RunView> {
   const problems: ItemRecord[] = [];
+  const found = await reader.withStatuses(run.runId, PROBLEM_STATUSES, itemsPerRun);
+  // Grouped by status in PROBLEM_STATUSES' order, by name within each.
   for (const status of PROBLEM_STATUSES) {
-    if (problems.length >= itemsPerRun) break;
-    const found = await reader.withStatus(run.runId, status, itemsPerRun - problems.length);
-    found.sort((a, b) => (a.targetName ?? a.itemKey).localeCompare(b.targetName ?? b.itemKey));
-    problems.push(...found);
+    const ofStatus = found.filter((item) => item.status === status);
+    ofStatus.sort((a, b) => (a.targetName ?? a.itemKey).localeCompare(b.targetName ?? b.itemKey));
+    problems.push(...ofStatus);
   }
   const items: ItemRecord[] = [...problems];
   // Succeeded items are listed only for runs small enough to read whole on every refresh.

@@ -1,10 +1,15 @@
 import type { Redis } from 'ioredis';
-import { OutcomeKeys } from '../../outcomes/outcome-keys.js';
+import { INDEXED_ITEM_STATUSES, OutcomeKeys } from '../../outcomes/outcome-keys.js';
 import { itemFromStored, type ItemRecord } from '../../outcomes/outcome-records.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
 
 /** Items asked of Redis per SSCAN/HSCAN step. */
 const SCAN_COUNT = 1000;
+/**
+ * Items read at most to find those in a status without a set of its own (queued, running):
+ * they are found by scanning the run's items, and a refresh must stay fast for any run.
+ */
+const MAX_SCANNED = 10_000;
 
 /** Some of a run's items, and whether they are all of them. */
 export interface ItemSample {
@@ -30,11 +35,36 @@ export class RunItemsReader {
   }
 
   /**
-   * Up to `limit` items of `runId` in `status` (any status but `succeeded`, which has no set of
-   * its own: use {@link sample}), read from the run's per-status set.
+   * Up to `limit` items of `runId` in the given statuses (not `succeeded`: use {@link sample}),
+   * in the order of `statuses`: read from the run's per-status sets where a status has one
+   * (INDEXED_ITEM_STATUSES); the others (queued, running) are found among at most 10,000 of its
+   * items, read once for all of them.
    */
-  async withStatus(runId: string, status: ItemStatus, limit: number): Promise<ItemRecord[]> {
-    if (limit <= 0) return [];
+  async withStatuses(
+    runId: string,
+    statuses: readonly ItemStatus[],
+    limit: number,
+  ): Promise<ItemRecord[]> {
+    const found: ItemRecord[] = [];
+    let scanned: readonly ItemRecord[] | undefined;
+    for (const status of statuses) {
+      const wanted = limit - found.length;
+      if (wanted <= 0) break;
+      if ((INDEXED_ITEM_STATUSES as readonly string[]).includes(status)) {
+        found.push(...(await this.fromStatusSet(runId, status, wanted)));
+        continue;
+      }
+      scanned ??= (await this.sample(runId, MAX_SCANNED)).items;
+      found.push(...scanned.filter((item) => item.status === status).slice(0, wanted));
+    }
+    return found;
+  }
+
+  private async fromStatusSet(
+    runId: string,
+    status: ItemStatus,
+    limit: number,
+  ): Promise<ItemRecord[]> {
     const itemKeys = new Set<string>();
     let cursor = '0';
     do {

@@ -1,3 +1,4 @@
+import { INDEXED_ITEM_STATUSES } from '../../outcomes/outcome-keys.js';
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
 import type { RateLimitRecord } from '../rate-limit-record.js';
@@ -16,7 +17,7 @@ const MAX_WINDOW_ITEMS = 400;
 /** Pictures of ended runs kept: they never change, so each is drawn from Redis once. */
 const CACHED_RUNS = 200;
 /** Item statuses read exactly from their own sets when a run is sampled. */
-const EXACT_STATUSES: readonly ItemStatus[] = ['failed', 'timed-out', 'canceled', 'skipped'];
+const EXACT_STATUSES: readonly ItemStatus[] = INDEXED_ITEM_STATUSES;
 
 /** What the dashboard draws for a run: its progress (snapshot) or its timeline (window). */
 export interface RunPicture {
@@ -63,7 +64,7 @@ export class RunPictures {
       // The few that did not succeed are read whole: failures are marked where they happened.
       const exact: ItemRecord[] = [];
       for (const status of EXACT_STATUSES) {
-        exact.push(...(await this.reader.withStatus(run.runId, status, MAX_ITEMS_READ)));
+        exact.push(...(await this.reader.withStatuses(run.runId, [status], MAX_ITEMS_READ)));
       }
       const keys = new Set(exact.map((item) => item.itemKey));
       sample = {
