@@ -257,7 +257,7 @@ export class OutcomeStore {
       onlyIfStatus: '',
       mergeDetails: false,
     });
-    return this.recorded(runId, itemKey, reply);
+    return this.recorded(runId, itemKey, update.status, reply);
   }
 
   /**
@@ -286,7 +286,15 @@ export class OutcomeStore {
         item: json === '' ? undefined : itemFromStored(runId, itemKey, json),
       };
     }
-    return { recorded: true, ...this.recorded(runId, itemKey, reply) };
+    const recorded = this.recorded(runId, itemKey, update.status, reply);
+    return {
+      recorded: true,
+      get item() {
+        return recorded.item;
+      },
+      previousStatus: recorded.previousStatus,
+      runCounts: recorded.runCounts,
+    };
   }
 
   private async runRecordScript(
@@ -368,22 +376,31 @@ export class OutcomeStore {
   }
 
   /** What {@link recordItem} returns, from the script's reply (and the observer told). */
-  private recorded(runId: string, itemKey: string, reply: string[]): RecordedItem {
+  private recorded(
+    runId: string,
+    itemKey: string,
+    status: ItemStatus,
+    reply: string[],
+  ): RecordedItem {
     const [previous = '', json = '{}', ...counts] = reply;
     const [total, queued, running, succeeded, failed, skipped, timedOut, canceled] =
       counts.map(Number);
-    const item = itemFromStored(runId, itemKey, json);
+    // Parsed only when someone reads it: most updates of a snapshot night are written, not read.
+    let item: ItemRecord | undefined;
+    const itemOf = (): ItemRecord => (item ??= itemFromStored(runId, itemKey, json));
     const previousStatus = previous === '' ? undefined : (previous as OutcomeStatus);
     if (
       this.observer?.itemFinished !== undefined &&
-      !isActiveStatus(item.status) &&
+      !isActiveStatus(status) &&
       (previousStatus === undefined || isActiveStatus(previousStatus))
     ) {
       const observer = this.observer;
-      observe(() => observer.itemFinished?.(item, previousStatus));
+      observe(() => observer.itemFinished?.(itemOf(), previousStatus));
     }
     return {
-      item,
+      get item() {
+        return itemOf();
+      },
       previousStatus,
       runCounts: {
         total: total ?? 0,

@@ -24,5 +24,13 @@ export async function recordItemAndMaybeFinish(
   const recorded = await outcomes.recordItem(runId, itemKey, update);
   const { queued, running } = recorded.runCounts;
   const runFinished = queued === 0 && running === 0 ? await outcomes.finishRun(runId) : undefined;
-  return { ...recorded, runFinished };
+  return {
+    // A getter, not a spread: the item is parsed only if the caller reads it.
+    get item() {
+      return recorded.item;
+    },
+    previousStatus: recorded.previousStatus,
+    runCounts: recorded.runCounts,
+    runFinished,
+  };
 }
