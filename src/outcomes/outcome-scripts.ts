@@ -82,6 +82,60 @@ return reply
 `,
 );
 
+/**
+ * The Lua function that finishes a run: `pawFinishRun(runKey, base, runId, nowMs, status ('' to
+ * derive it from the item counters), errorCode, errorMessage)`. A run the scheduler recorded as
+ * skipped or missed is left as it is, and so is an ended run when the status is to be derived.
+ * Takes the run out of its definition's active runs
+ * (`<base>:active:<definitionId>`). Returns {final status, status before the call, ...the run's
+ * fields as they are now} ({'', ''} when there is no such run), so the caller can tell the call
+ * that ended the run from a repeat, and report the run without reading it again.
+ */
+const FINISH_RUN_FUNCTION = `
+local function pawFinishRun(runKey, base, runId, nowMs, wanted, errorCode, errorMessage)
+  local flat = redis.call('HGETALL', runKey)
+  if #flat == 0 then return {'', ''} end
+  local run = {}
+  for i = 1, #flat, 2 do run[flat[i]] = flat[i + 1] end
+  local current = run.status or ''
+  local function reply(final)
+    local out = {final, current}
+    for field, value in pairs(run) do
+      out[#out + 1] = field
+      out[#out + 1] = value
+    end
+    return out
+  end
+  if current == 'skipped' or current == 'missed' then return reply(current) end
+  -- Deriving the end again of a run that has ended changes nothing (a repeated step).
+  if wanted == '' and current ~= 'queued' and current ~= 'running' then return reply(current) end
+  local status = wanted
+  if status == '' then
+    local function count(name) return tonumber(run['count:' .. name] or '0') end
+    if count('failed') + count('timed-out') > 0 then status = 'failed'
+    elseif count('canceled') > 0 then status = 'canceled'
+    elseif count('queued') + count('running') > 0 then status = 'failed'
+    else status = 'succeeded' end
+  end
+  run.status = status
+  run.finishedAt = nowMs
+  local fields = {'status', status, 'finishedAt', nowMs}
+  if errorCode ~= '' then
+    run.errorCode = errorCode
+    fields[#fields + 1] = 'errorCode'
+    fields[#fields + 1] = errorCode
+  end
+  if errorMessage ~= '' then
+    run.errorMessage = errorMessage
+    fields[#fields + 1] = 'errorMessage'
+    fields[#fields + 1] = errorMessage
+  end
+  redis.call('HSET', runKey, unpack(fields))
+  redis.call('ZREM', base .. ':active:' .. (run.definitionId or ''), runId)
+  return reply(status)
+end
+`;
+
 /** The first element of the reply when an item's status was not the one required. */
 export const NOT_RECORDED = 'PAW_NOT_RECORDED';
 
@@ -92,14 +146,15 @@ export const NOT_RECORDED = 'PAW_NOT_RECORDED';
  * (OutcomeStore.recordItem's `along`). Arguments: the run and items keys, then base, runId,
  * itemKey, nowMs, the patch JSON (compact names; JSON null clears a field), the status the item
  * must have for the update to happen ('' for any), and '1' to merge the patch's details into
- * the item's instead of replacing them.
+ * the item's instead of replacing them, and '1' to finish the run in the same step when this
+ * update ends its last item still queued or running (pawFinishRun).
  * Returns the previous status ('' for a new item), the stored JSON, and the run's counters after
- * the update (total, then one per item status in ITEM_STATUSES order), read in the same step;
- * `{NOT_RECORDED, stored JSON or ''}` when the item's status was not the one required; or a
+ * the update (total, then one per item status in ITEM_STATUSES order), read in the same step,
+ * then, when it finished the run, pawFinishRun's reply; `{NOT_RECORDED, stored JSON or ''}` when the item's status was not the one required; or a
  * Redis error reply `PAW_NO_SUCH_RUN`.
  */
 const RECORD_ITEM_FUNCTION = `
-local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patchJson, onlyIf, merge)
+local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patchJson, onlyIf, merge, finishIfLast)
   local fireMs = redis.call('HGET', runKey, 'fireMs')
   if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
   local indexed = ${luaSet(INDEXED_ITEM_STATUSES)}
@@ -153,21 +208,28 @@ local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patc
     'count:succeeded', 'count:failed', 'count:skipped', 'count:timed-out', 'count:canceled')
   local reply = {oldStatus or '', json}
   for i = 1, #counts do reply[#reply + 1] = counts[i] or '0' end
+  -- The last item to end finishes its run in the same step: a crash between the two writes
+  -- would leave a run whose items have all ended running for ever.
+  if finishIfLast == '1' and oldStatus ~= newStatus and newStatus ~= 'queued' and newStatus ~= 'running'
+      and (tonumber(counts[2]) or 0) + (tonumber(counts[3]) or 0) == 0 then
+    local finished = pawFinishRun(runKey, base, runId, nowMs, '', '', '')
+    for i = 1, #finished do reply[#reply + 1] = finished[i] end
+  end
   return reply
 end
 `;
 
-/** The Lua function that records an item, for scripts that compose it with another step. */
-export const recordItemFunction = RECORD_ITEM_FUNCTION;
+/** The Lua functions that record an item, for scripts that compose it with another step. */
+export const recordItemFunction = FINISH_RUN_FUNCTION + RECORD_ITEM_FUNCTION;
 
 /**
  * Creates or updates an item (see RECORD_ITEM_FUNCTION). KEYS: run, items. ARGV: base, runId,
- * itemKey, nowMs, patch JSON, required status, merge.
+ * itemKey, nowMs, patch JSON, required status, merge, finish the run if last ('1'|'0').
  */
 export const recordItemScript = new RedisScript(
   'paw-record-item',
-  `${RECORD_ITEM_FUNCTION}
-return pawRecordItem(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
+  `${FINISH_RUN_FUNCTION}${RECORD_ITEM_FUNCTION}
+return pawRecordItem(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8])
 `,
 );
 
@@ -231,53 +293,12 @@ return created
 
 /**
  * Finishes a run. KEYS: run. ARGV: runId, nowMs, status ('' derives it from the item counters),
- * errorCode, errorMessage ('' for none), base. A run the scheduler recorded as skipped or missed
- * is left as it is. Takes the run out of its definition's active runs
- * (`<base>:active:<definitionId>`). Returns {final status, status before the call, ...the run's
- * fields as they are now} ({'', ''} when there is no such run), so the caller can tell the call
- * that ended the run from a repeat, and report the run without reading it again.
+ * errorCode, errorMessage ('' for none), base. See FINISH_RUN_FUNCTION.
  */
 export const finishRunScript = new RedisScript(
   'paw-finish-run',
-  `
-local flat = redis.call('HGETALL', KEYS[1])
-if #flat == 0 then return {'', ''} end
-local run = {}
-for i = 1, #flat, 2 do run[flat[i]] = flat[i + 1] end
-local current = run.status or ''
-local function reply(final)
-  local out = {final, current}
-  for field, value in pairs(run) do
-    out[#out + 1] = field
-    out[#out + 1] = value
-  end
-  return out
-end
-if current == 'skipped' or current == 'missed' then return reply(current) end
-local status = ARGV[3]
-if status == '' then
-  local function count(name) return tonumber(run['count:' .. name] or '0') end
-  if count('failed') + count('timed-out') > 0 then status = 'failed'
-  elseif count('canceled') > 0 then status = 'canceled'
-  elseif count('queued') + count('running') > 0 then status = 'failed'
-  else status = 'succeeded' end
-end
-run.status = status
-run.finishedAt = ARGV[2]
-local fields = {'status', status, 'finishedAt', ARGV[2]}
-if ARGV[4] ~= '' then
-  run.errorCode = ARGV[4]
-  fields[#fields + 1] = 'errorCode'
-  fields[#fields + 1] = ARGV[4]
-end
-if ARGV[5] ~= '' then
-  run.errorMessage = ARGV[5]
-  fields[#fields + 1] = 'errorMessage'
-  fields[#fields + 1] = ARGV[5]
-end
-redis.call('HSET', KEYS[1], unpack(fields))
-redis.call('ZREM', ARGV[6] .. ':active:' .. (run.definitionId or ''), ARGV[1])
-return reply(status)
+  `${FINISH_RUN_FUNCTION}
+return pawFinishRun(KEYS[1], ARGV[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
 `,
 );
 

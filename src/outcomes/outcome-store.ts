@@ -76,6 +76,11 @@ export interface RecordedItem {
   readonly previousStatus: OutcomeStatus | undefined;
   /** The run's item counts right after this update. */
   readonly runCounts: ItemCounts;
+  /**
+   * With `finishRunIfLast`: the run's final status when this update ended its last item still
+   * queued or running, and so finished the run in the same step; undefined otherwise.
+   */
+  readonly runFinished?: OutcomeStatus;
 }
 
 /**
@@ -250,7 +255,7 @@ export class OutcomeStore {
     runId: string,
     itemKey: string,
     update: ItemUpdate,
-    options: { readonly along?: AtomicStep } = {},
+    options: { readonly along?: AtomicStep; readonly finishRunIfLast?: boolean } = {},
   ): Promise<RecordedItem> {
     const reply = await this.runRecordScript(runId, itemKey, update, {
       ...options,
@@ -305,6 +310,7 @@ export class OutcomeStore {
       readonly along?: AtomicStep;
       readonly onlyIfStatus: ItemStatus | '';
       readonly mergeDetails: boolean;
+      readonly finishRunIfLast?: boolean;
     },
   ): Promise<string[]> {
     if (itemKey === '') throw new TypeError('an item key must not be empty');
@@ -317,6 +323,7 @@ export class OutcomeStore {
       JSON.stringify(storedPatch(update)),
       options.onlyIfStatus,
       options.mergeDetails ? '1' : '0',
+      options.finishRunIfLast === true ? '1' : '0',
     ];
     const along = options.along;
     let reply: string[];
@@ -382,9 +389,15 @@ export class OutcomeStore {
     status: ItemStatus,
     reply: string[],
   ): RecordedItem {
-    const [previous = '', json = '{}', ...counts] = reply;
-    const [total, queued, running, succeeded, failed, skipped, timedOut, canceled] =
-      counts.map(Number);
+    const [previous = '', json = '{}', ...rest] = reply;
+    const [total, queued, running, succeeded, failed, skipped, timedOut, canceled] = rest
+      .slice(0, 8)
+      .map(Number);
+    const [finishedStatus, finishedFrom, ...finishedRun] = rest.slice(8);
+    const runFinished =
+      finishedStatus === undefined || finishedStatus === ''
+        ? undefined
+        : this.reportFinished(finishedStatus, finishedFrom ?? '', finishedRun);
     // Parsed only when someone reads it: most updates of a snapshot night are written, not read.
     let item: ItemRecord | undefined;
     const itemOf = (): ItemRecord => (item ??= itemFromStored(runId, itemKey, json));
@@ -412,7 +425,21 @@ export class OutcomeStore {
         timedOut: timedOut ?? 0,
         canceled: canceled ?? 0,
       },
+      ...(runFinished === undefined ? {} : { runFinished }),
     };
+  }
+
+  /**
+   * A finish script's answer: the final status, and the observer told when this call ended the
+   * run (it was still queued or running before).
+   */
+  private reportFinished(status: string, before: string, flat: readonly string[]): OutcomeStatus {
+    const observer = this.observer;
+    if (observer?.runFinished !== undefined && isActiveStatus(before as OutcomeStatus)) {
+      const finished = runFromHash(hashOf(flat));
+      if (finished !== undefined) observe(() => observer.runFinished?.(finished));
+    }
+    return status as OutcomeStatus;
   }
 
   /** One item of a run, or `undefined`. */
@@ -439,12 +466,7 @@ export class OutcomeStore {
       ],
     )) as string[];
     if (status === '') throw new UnknownRunError(runId);
-    const observer = this.observer;
-    if (observer?.runFinished !== undefined && isActiveStatus(before as OutcomeStatus)) {
-      const finished = runFromHash(hashOf(flat));
-      if (finished !== undefined) observe(() => observer.runFinished?.(finished));
-    }
-    return status as OutcomeStatus;
+    return this.reportFinished(status, before, flat);
   }
 }
 
@@ -488,7 +510,7 @@ ${step.lua}
 end
 local stepResult = pawAlong()
 if type(stepResult) == 'number' and stepResult < 0 then return {'${REFUSED}', tostring(stepResult)} end
-return pawRecordItem(KEYS[${k + 1}], KEYS[${k + 2}], ARGV[${a + 1}], ARGV[${a + 2}], ARGV[${a + 3}], ARGV[${a + 4}], ARGV[${a + 5}], ARGV[${a + 6}], ARGV[${a + 7}])
+return pawRecordItem(KEYS[${k + 1}], KEYS[${k + 2}], ARGV[${a + 1}], ARGV[${a + 2}], ARGV[${a + 3}], ARGV[${a + 4}], ARGV[${a + 5}], ARGV[${a + 6}], ARGV[${a + 7}], ARGV[${a + 8}])
 `,
     );
     composedScripts.set(step.name, script);

@@ -279,4 +279,35 @@ describe('OutcomeStore items in one round trip', () => {
     expect(recorded.item.status).toBe('running');
     expect(await redis.get(flag)).toBe('set');
   });
+
+  it('finishes the run in the step that ends its last item, and tells the observer once', async () => {
+    const finished: string[] = [];
+    const store = new OutcomeStore(redis, uniquePrefix('outcomes'), undefined, {
+      runFinished: (run) => finished.push(`${run.runId} ${run.status}`),
+    });
+    const runId = await queuedRun(store);
+    await store.startRun(runId);
+    await store.createItems(runId, [
+      ['vm-1', { status: 'queued' }],
+      ['vm-2', { status: 'queued' }],
+    ]);
+    const first = await store.recordItem(
+      runId,
+      'vm-1',
+      { status: 'succeeded' },
+      { finishRunIfLast: true },
+    );
+    expect(first.runFinished).toBeUndefined();
+    const last = await store.recordItem(
+      runId,
+      'vm-2',
+      { status: 'failed', errorCode: 'X' },
+      { finishRunIfLast: true },
+    );
+    expect(last.runFinished).toBe('failed');
+    expect(await store.getRun(runId)).toMatchObject({ status: 'failed' });
+    // The same end again (a retried job): the run stays as it is, the observer is not told again.
+    await store.recordItem(runId, 'vm-2', { status: 'failed' }, { finishRunIfLast: true });
+    expect(finished).toEqual([`${runId} failed`]);
+  });
 });

@@ -374,6 +374,7 @@ export class SnapshotItemJob {
         details: scalarDetails({ ...seen, ...snapshotDetails }),
       });
       recorded.onRecorded?.();
+      this.dependencies.crashPoints.reach('snapshot.after-end');
       logger.info(
         { platformJobId: job.id, status: ended.status, platformStatus: job.status },
         'snapshot job ended',
