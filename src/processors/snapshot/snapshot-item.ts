@@ -1,4 +1,5 @@
 import { UnrecoverableError, type Job } from 'bullmq';
+import { lazyChild } from '../../log/lazy-child.js';
 import type { Logger } from '../../log/logger.js';
 import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemRecord, ItemUpdate } from '../../outcomes/outcome-records.js';
@@ -78,7 +79,7 @@ export class SnapshotItemJob {
       token,
       signal,
       data,
-      logger: this.dependencies.logger.child({
+      logger: lazyChild(this.dependencies.logger, {
         kind: 'snapshot',
         runId: data.runId,
         jobId: job.id,
