@@ -103,7 +103,6 @@ export class HttpCaller {
         outcome = { error };
       }
       const elapsedMs = performance.now() - started;
-      const ms = Math.round(elapsedMs);
       const observer = this.options.observer;
       if (observer?.onCall !== undefined) {
         const failure = 'error' in outcome ? describeFailure(outcome.error) : undefined;
@@ -119,22 +118,28 @@ export class HttpCaller {
         );
       }
 
-      this.options.logger.info(
-        {
-          method: spec.method,
-          route: spec.route,
-          operationId: spec.operation,
-          status: status ?? null,
-          ms,
-          attempt,
-          ...('error' in outcome ? { failure: describeFailure(outcome.error) } : {}),
-        },
-        'platform call',
-      );
-      this.options.logger.debug(
-        { operationId: spec.operation, url: redactUrl(spec.url), requestId, attempt },
-        'platform call details',
-      );
+      // The records are built only when their level is written: this runs for every request.
+      const { logger } = this.options;
+      if (logger.isLevelEnabled('info')) {
+        logger.info(
+          {
+            method: spec.method,
+            route: spec.route,
+            operationId: spec.operation,
+            status: status ?? null,
+            ms: Math.round(elapsedMs),
+            attempt,
+            ...('error' in outcome ? { failure: describeFailure(outcome.error) } : {}),
+          },
+          'platform call',
+        );
+      }
+      if (logger.isLevelEnabled('debug')) {
+        logger.debug(
+          { operationId: spec.operation, url: redactUrl(spec.url), requestId, attempt },
+          'platform call details',
+        );
+      }
 
       if ('value' in outcome) return outcome.value;
       const error = outcome.error;
