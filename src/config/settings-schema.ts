@@ -363,14 +363,27 @@ const schedulerSettings = z.strictObject({
 });
 
 /**
- * A queue name: BullMQ uses `:` to separate key parts, so it may not contain one; `outcomes`,
- * `scheduler`, `notify` (the notification queue) and `ops` (operator actions) name paw's own
- * keys under the same prefix.
+ * The names of paw's own keys under `redis.prefix`, which a queue (whose keys are
+ * `<prefix>:<name>:…`) must not take: the outcome store, the scheduler's cursors and leases,
+ * schedule pauses (`<prefix>:schedules:paused` is also the paused list BullMQ would keep for a
+ * queue named `schedules`), the notification queue and its markers, operator actions, and the
+ * shared request gate.
  */
+const RESERVED_KEY_NAMES = [
+  'outcomes',
+  'scheduler',
+  'schedules',
+  'notify',
+  'notifications',
+  'ops',
+  'platform-gate',
+];
+
+/** A queue name: BullMQ uses `:` to separate key parts, so it may not contain one. */
 const queueName = z
   .string()
   .regex(/^[A-Za-z0-9_-]+$/, 'use letters, digits, - and _ only (no ":")')
-  .refine((name) => !['outcomes', 'scheduler', 'notify', 'notifications', 'ops'].includes(name), {
+  .refine((name) => !RESERVED_KEY_NAMES.includes(name), {
     error: "is reserved for paw's own keys; choose another name",
   });
 

@@ -64,6 +64,10 @@ describe('scheduler and queue settings', () => {
     expect((await load('queues:\n  slaWindow:\n    name: outcomes\n')).message).toMatch(
       /paw\.yaml:3:11: queues\.slaWindow\.name: is reserved/,
     );
+    // The paused list of a queue named `schedules` is the key of paw's schedule pauses.
+    expect((await load('queues:\n  snapshot:\n    name: schedules\n')).message).toMatch(
+      /queues\.snapshot\.name: is reserved/,
+    );
     expect((await load('queues:\n  slaWindow:\n    name: snapshot\n')).message).toMatch(
       /each kind needs its own queue/,
     );
