@@ -43,6 +43,28 @@ return pawCreateRun(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3
 );
 
 /**
+ * Lua helpers shared by the run scripts: `pawReadRun(runKey)` reads a run's hash into a table
+ * (nil when there is no such run), `pawRunReply(head, run)` appends its fields, flat, to `head`
+ * (what OutcomeStore parses back with runFromHash).
+ */
+const RUN_HASH_FUNCTIONS = `
+local function pawReadRun(runKey)
+  local flat = redis.call('HGETALL', runKey)
+  if #flat == 0 then return nil end
+  local run = {}
+  for i = 1, #flat, 2 do run[flat[i]] = flat[i + 1] end
+  return run
+end
+local function pawRunReply(head, run)
+  for field, value in pairs(run) do
+    head[#head + 1] = field
+    head[#head + 1] = value
+  end
+  return head
+end
+`;
+
+/**
  * Marks a queued or running run as running (a worker took it), unless it is still queued past
  * its `startBy` (`schedule.startDeadline`): then it is recorded as missed instead, and taken out
  * of the definition's active runs (`<base>:active:<definitionId>`). KEYS: run. ARGV: nowMs,
@@ -51,11 +73,9 @@ return pawCreateRun(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3
  */
 export const startRunScript = new RedisScript(
   'paw-start-run',
-  `
-local flat = redis.call('HGETALL', KEYS[1])
-if #flat == 0 then return {''} end
-local run = {}
-for i = 1, #flat, 2 do run[flat[i]] = flat[i + 1] end
+  `${RUN_HASH_FUNCTIONS}
+local run = pawReadRun(KEYS[1])
+if not run then return {''} end
 local status = run.status or ''
 local missedNow = '0'
 local startBy = tonumber(run.startBy or '')
@@ -73,12 +93,7 @@ elseif status == 'queued' or status == 'running' then
   run.attempts = tostring((tonumber(run.attempts or '0') or 0) + 1)
   redis.call('HSET', KEYS[1], 'status', 'running', 'startedAt', run.startedAt, 'attempts', run.attempts)
 end
-local reply = {status, missedNow}
-for field, value in pairs(run) do
-  reply[#reply + 1] = field
-  reply[#reply + 1] = value
-end
-return reply
+return pawRunReply({status, missedNow}, run)
 `,
 );
 
@@ -91,21 +106,12 @@ return reply
  * fields as they are now} ({'', ''} when there is no such run), so the caller can tell the call
  * that ended the run from a repeat, and report the run without reading it again.
  */
-const FINISH_RUN_FUNCTION = `
+const FINISH_RUN_FUNCTION = `${RUN_HASH_FUNCTIONS}
 local function pawFinishRun(runKey, base, runId, nowMs, wanted, errorCode, errorMessage)
-  local flat = redis.call('HGETALL', runKey)
-  if #flat == 0 then return {'', ''} end
-  local run = {}
-  for i = 1, #flat, 2 do run[flat[i]] = flat[i + 1] end
+  local run = pawReadRun(runKey)
+  if not run then return {'', ''} end
   local current = run.status or ''
-  local function reply(final)
-    local out = {final, current}
-    for field, value in pairs(run) do
-      out[#out + 1] = field
-      out[#out + 1] = value
-    end
-    return out
-  end
+  local function reply(final) return pawRunReply({final, current}, run) end
   if current == 'skipped' or current == 'missed' then return reply(current) end
   -- Deriving the end again of a run that has ended changes nothing (a repeated step).
   if wanted == '' and current ~= 'queued' and current ~= 'running' then return reply(current) end
