@@ -428,7 +428,11 @@ const queuesSettings = z
     /** Attempts per job, the first included; transient failures are retried up to this. */
     attempts: z.number().int().positive().max(100).default(5),
     backoff: backoffSettings.default(backoffSettings.parse({})),
-    keepCompleted: keepJobsSettings(86_400, 1_000),
+    /**
+     * None by default: a completed job is deleted at once. The outcome store is the record, and
+     * trimming kept jobs cost BullMQ four commands at every completion.
+     */
+    keepCompleted: keepJobsSettings(86_400, 0),
     keepFailed: keepJobsSettings(7 * 86_400, 10_000),
   })
   .refine(

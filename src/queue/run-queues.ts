@@ -25,17 +25,19 @@ export function queueNameOf(settings: Settings['queues'], kind: JobKind): string
 
 /**
  * The options every paw job gets: attempts with paw's exponential backoff with jitter (see
- * backoff.ts), and removal of finished jobs by age and count so Redis stays bounded. BullMQ is
- * the work queue, not the record: the outcome store keeps what happened.
+ * backoff.ts), and removal of finished jobs (completed ones at once by default, failed ones by
+ * age and count) so Redis stays bounded. BullMQ is the work queue, not the record: the outcome
+ * store keeps what happened.
  */
 export function defaultJobOptions(settings: Settings['queues']): DefaultJobOptions {
   return {
     attempts: settings.attempts,
     backoff: { type: PAW_BACKOFF_TYPE, delay: settings.backoff.baseMs },
-    removeOnComplete: {
-      age: settings.keepCompleted.ageSeconds,
-      count: settings.keepCompleted.count,
-    },
+    // Keeping none is BullMQ's `true`: the job is deleted, with no trim of a completed set.
+    removeOnComplete:
+      settings.keepCompleted.count === 0
+        ? true
+        : { age: settings.keepCompleted.ageSeconds, count: settings.keepCompleted.count },
     removeOnFail: { age: settings.keepFailed.ageSeconds, count: settings.keepFailed.count },
   };
 }

@@ -26,7 +26,7 @@ describe('scheduler and queue settings', () => {
       rotateSecret: { name: 'rotate-secret' },
       attempts: 5,
       backoff: { baseMs: 2000, maxMs: 300_000 },
-      keepCompleted: { ageSeconds: 86_400, count: 1000 },
+      keepCompleted: { ageSeconds: 86_400, count: 0 },
       keepFailed: { ageSeconds: 604_800, count: 10_000 },
     });
   });

@@ -115,7 +115,8 @@ describe('queue topology and producer', () => {
       expect(job?.opts).toMatchObject({
         attempts: 5,
         backoff: { type: PAW_BACKOFF_TYPE, delay: 2000 },
-        removeOnComplete: { age: 86_400, count: 1000 },
+        // queues.keepCompleted.count 0 (the default): a completed job is deleted at once.
+        removeOnComplete: true,
         removeOnFail: { age: 604_800, count: 10_000 },
       });
       const keys = await connection.keys(`${prefix}:*`);

@@ -195,10 +195,7 @@ export class SnapshotRunJob {
             slaDomainId,
             maxWaitMs,
           } satisfies SnapshotItemData,
-          // An item's job is work, its outcome record is the record: a finished item job is
-          // deleted at once (keeping the last thousand cost Redis a trim at every completion
-          // and held thousands of jobs after every night).
-          opts: { jobId: itemJobId(data.runId, workloadId), removeOnComplete: true },
+          opts: { jobId: itemJobId(data.runId, workloadId) },
         })),
       );
     }
