@@ -43,7 +43,7 @@ export function failureFacts(error: unknown): FailureFacts {
 }
 
 /** A short machine-readable code for an outcome record. */
-export function failureCode(error: unknown): string {
+function failureCode(error: unknown): string {
   if (error instanceof PermanentError) return error.code;
   if (isPlatformError(error)) return error.code ?? error.kind.toUpperCase();
   if (error instanceof UsageError) return 'CONFIGURATION';

@@ -15,7 +15,9 @@ import {
 } from './notification-queue.js';
 import { RunNotifier } from './run-notifier.js';
 import { WebhookDeliveryError, WebhookSender } from './webhook-sender.js';
-import { attemptNumber, isLastAttempt } from '../../processing/step-job.js';
+import { toJobError } from '../../processing/job-failure.js';
+import { failureVerdict } from '../../processing/settle-failure.js';
+import { attemptNumber } from '../../processing/step-job.js';
 
 export interface NotificationServiceOptions {
   readonly settings: Settings;
@@ -84,16 +86,20 @@ export async function startNotificationService(
         report(result);
         return result;
       } catch (error) {
-        const permanent = error instanceof WebhookDeliveryError && error.permanent;
-        const last = permanent || isLastAttempt(job);
-        report(last ? 'gave-up' : 'failed');
         const message = error instanceof Error ? error.message : String(error);
+        // A delivery the webhook refused (a 4xx, a refused address) cannot succeed on a retry.
+        const failure =
+          error instanceof WebhookDeliveryError && error.permanent
+            ? new UnrecoverableError(message)
+            : error;
+        const givingUp = failureVerdict(job, failure) === 'fail';
+        report(givingUp ? 'gave-up' : 'failed');
         logger.warn(
           { runId: job.data.runId, attempt: attemptNumber(job), err: { message } },
-          last ? 'giving up on a run summary' : 'could not send a run summary; will retry',
+          givingUp ? 'giving up on a run summary' : 'could not send a run summary; will retry',
         );
         // Only paw's own messages (which name the webhook's host at most) reach BullMQ's record.
-        throw permanent ? new UnrecoverableError(message) : error;
+        throw givingUp ? toJobError(failure) : failure;
       }
     },
     {

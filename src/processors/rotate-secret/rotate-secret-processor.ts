@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
+import type { Logger } from '../../log/logger.js';
 import { RUN_JOB_NAME, isRunOf, parseRunJobData, type RunJobDataOf } from '../../queue/run-job.js';
 import { LeaseBusyError, withLease } from '../../redis/redis-lease.js';
 import type {
@@ -8,19 +9,30 @@ import type {
   KindProcessorFactory,
   WorkerDependencies,
 } from '../../processing/kind-processor.js';
+import { failureMessage } from '../../processing/job-failure.js';
 import {
-  failureCode,
-  failureMessage,
-  isPermanentFailure,
-  toJobError,
-} from '../../processing/job-failure.js';
+  retryError,
+  settleFailure,
+  type FailedStep,
+  type JobStep,
+} from '../../processing/settle-failure.js';
+import { attemptNumber } from '../../processing/step-job.js';
 import { readJournal } from './rotation-journal.js';
 import { ROTATION_LEASE, RotationKeys } from './rotation-keys.js';
 import { SecretRotation } from './secret-rotation.js';
-import { attemptNumber, isLastAttempt } from '../../processing/step-job.js';
 
 /** The item key of a run's rotation (one per run). */
 const ROTATION_ITEM_KEY = 'rotate';
+
+/** What a rotation's item says about its target, whatever the outcome. */
+function rotationTarget(clientId: string) {
+  return {
+    target: clientId,
+    targetName: clientId,
+    targetType: 'SERVICE_ACCOUNT',
+    action: 'rotate',
+  } as const;
+}
 
 /**
  * The `rotate-secret` kind: rotates a service account's secret and delivers it to the sink,
@@ -28,6 +40,7 @@ const ROTATION_ITEM_KEY = 'rotate';
  * docs/secret-rotation.md). Rotations run one at a time across all workers (the queue's global
  * concurrency is 1), and each account's rotations and recoveries also take turns on a lease.
  * At start-up, the worker finishes rotations that a crash interrupted and no job will retry.
+ * Failures are settled by the one policy (src/processing/settle-failure.ts).
  */
 export const createRotateSecretProcessor: KindProcessorFactory = (dependencies) => {
   const keys = new RotationKeys(dependencies.settings.redis.prefix);
@@ -35,8 +48,16 @@ export const createRotateSecretProcessor: KindProcessorFactory = (dependencies) 
 
   const processor: KindProcessor = {
     kind: 'rotate-secret',
-    async process(job: Job, _token: string | undefined, signal?: AbortSignal) {
-      const finalAttempt = isLastAttempt(job);
+    async process(job: Job, token: string | undefined, signal?: AbortSignal) {
+      const attempt = attemptNumber(job);
+      const step: JobStep = {
+        job,
+        token,
+        signal,
+        logger: dependencies.logger.child({ jobId: job.id, attempt }),
+      };
+      // How a failure is recorded: not at all until the run has started.
+      let settles: Pick<FailedStep, 'recordFailed' | 'retry'> = {};
       try {
         if (job.name !== RUN_JOB_NAME) {
           throw new UnrecoverableError(`the rotate-secret queue has no job named ${job.name}`);
@@ -45,21 +66,18 @@ export const createRotateSecretProcessor: KindProcessorFactory = (dependencies) 
         if (!isRunOf(data, 'rotate-secret')) {
           throw new UnrecoverableError(`a ${data.kind} run reached the rotate-secret queue`);
         }
-        await runRotation(dependencies, keys, rotation, data, attemptNumber(job), {
-          signal,
-          finalAttempt,
-        });
+        const started = await dependencies.outcomes.startRun(data.runId);
+        if (!started.started) {
+          step.logger.info(
+            { runId: data.runId, status: started.previousStatus },
+            'rotation run already finished',
+          );
+          return;
+        }
+        settles = rotationFailureRecords(dependencies, data, attempt, step.logger);
+        await runRotation(dependencies, keys, rotation, data, attempt, signal);
       } catch (error) {
-        dependencies.logger.warn(
-          {
-            jobId: job.id,
-            attempt: attemptNumber(job),
-            finalAttempt,
-            err: failureMessage(error),
-          },
-          'rotate-secret job failed',
-        );
-        throw toJobError(error);
+        return settleFailure({ ...step, error, doing: 'the rotation', ...settles });
       }
     },
     recover: (signal) => recoverInterruptedRotations(dependencies, keys, rotation, signal),
@@ -67,98 +85,105 @@ export const createRotateSecretProcessor: KindProcessorFactory = (dependencies) 
   return processor;
 };
 
+/**
+ * How a started rotation's failure is recorded: for good, as its item failed and the run
+ * finished; or, when the job will be retried, as a note on its item that this attempt failed.
+ */
+function rotationFailureRecords(
+  dependencies: WorkerDependencies,
+  data: RunJobDataOf<'rotate-secret'>,
+  attempt: number,
+  logger: Logger,
+): Pick<FailedStep, 'recordFailed' | 'retry'> {
+  const { outcomes } = dependencies;
+  const { runId, definition } = data;
+  const clientId = definition.serviceAccount.clientId;
+  const target = rotationTarget(clientId);
+  return {
+    recordFailed: async (facts) => {
+      await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
+        status: 'failed',
+        ...target,
+        attempts: attempt,
+        finishedAt: new Date(),
+        ...facts,
+        details: { sink: definition.sink.file },
+      });
+      await outcomes.finishRun(runId);
+    },
+    retry: async (facts, error) => {
+      await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
+        status: 'running',
+        ...target,
+        attempts: attempt,
+        errorCode: facts.errorCode,
+        errorMessage: `attempt ${attempt} failed, will retry: ${facts.errorMessage}`,
+      });
+      logger.warn({ ...facts }, 'the rotation failed; retrying');
+      throw retryError(error);
+    },
+  };
+}
+
+/** Rotates the secret of a started run, holding the account's lease, and finishes the run. */
 async function runRotation(
   dependencies: WorkerDependencies,
   keys: RotationKeys,
   rotation: SecretRotation,
   data: RunJobDataOf<'rotate-secret'>,
   attempt: number,
-  options: { readonly signal?: AbortSignal | undefined; readonly finalAttempt: boolean },
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const { outcomes, crashPoints, logger } = dependencies;
   const { runId, definition } = data;
   const clientId = definition.serviceAccount.clientId;
   const sink = definition.sink.file;
-  const started = await outcomes.startRun(runId);
-  if (!started.started) {
-    logger.info({ runId, status: started.previousStatus }, 'rotation run already finished');
-    return;
-  }
-  const target = {
-    target: clientId,
-    targetName: clientId,
-    targetType: 'SERVICE_ACCOUNT',
-    action: 'rotate',
-  } as const;
-  try {
-    await withLease(
-      dependencies.redis,
-      keys.lease(clientId),
-      runId,
-      { ...ROTATION_LEASE, signal: options.signal },
-      async () => {
-        const done = await outcomes.getItem(runId, ROTATION_ITEM_KEY);
-        if (done?.status !== 'succeeded') {
-          await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
-            status: 'running',
-            ...target,
-            attempts: attempt,
-            startedAt: done?.startedAt ?? new Date(),
-          });
-          const result = await rotation.rotate({ runId, clientId, sink }, options.signal);
-          await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
-            status: 'succeeded',
-            ...target,
-            attempts: attempt,
-            finishedAt: new Date(),
-            errorCode: null,
-            errorMessage: null,
-            reason: result.ownAccount
-              ? "rotated paw's own secret; paw switched to the new one"
-              : 'rotated; the new secret is in the sink',
-            details: {
-              sink,
-              ownAccount: result.ownAccount,
-              rotations: result.rotations,
-              recoveredInterruptedRotation: result.recoveredInterrupted,
-              ...(result.refusedAccessTokenOrigin === undefined
-                ? {}
-                : { refusedAccessTokenOrigin: result.refusedAccessTokenOrigin }),
-            },
-          });
-          crashPoints.reach('rotate.after-outcome');
-        }
-        // The outcome is recorded: the journal (if this run's) is no longer needed.
-        const journal = await readJournal(sink, { clientId }, logger);
-        if (journal !== undefined && journal.runId === runId && journal.phase === 'sink-written') {
-          await rotation.complete(journal);
-        }
-      },
-    );
-    await outcomes.finishRun(runId);
-  } catch (error) {
-    if (options.finalAttempt || isPermanentFailure(error)) {
-      await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
-        status: 'failed',
-        ...target,
-        attempts: attempt,
-        finishedAt: new Date(),
-        errorCode: failureCode(error),
-        errorMessage: failureMessage(error),
-        details: { sink },
-      });
-      await outcomes.finishRun(runId);
-    } else {
-      await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
-        status: 'running',
-        ...target,
-        attempts: attempt,
-        errorCode: failureCode(error),
-        errorMessage: `attempt ${attempt} failed, will retry: ${failureMessage(error)}`,
-      });
-    }
-    throw error;
-  }
+  const target = rotationTarget(clientId);
+  await withLease(
+    dependencies.redis,
+    keys.lease(clientId),
+    runId,
+    { ...ROTATION_LEASE, signal },
+    async () => {
+      const done = await outcomes.getItem(runId, ROTATION_ITEM_KEY);
+      if (done?.status !== 'succeeded') {
+        await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
+          status: 'running',
+          ...target,
+          attempts: attempt,
+          startedAt: done?.startedAt ?? new Date(),
+        });
+        const result = await rotation.rotate({ runId, clientId, sink }, signal);
+        await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
+          status: 'succeeded',
+          ...target,
+          attempts: attempt,
+          finishedAt: new Date(),
+          errorCode: null,
+          errorMessage: null,
+          reason: result.ownAccount
+            ? "rotated paw's own secret; paw switched to the new one"
+            : 'rotated; the new secret is in the sink',
+          details: {
+            sink,
+            ownAccount: result.ownAccount,
+            rotations: result.rotations,
+            recoveredInterruptedRotation: result.recoveredInterrupted,
+            ...(result.refusedAccessTokenOrigin === undefined
+              ? {}
+              : { refusedAccessTokenOrigin: result.refusedAccessTokenOrigin }),
+          },
+        });
+        crashPoints.reach('rotate.after-outcome');
+      }
+      // The outcome is recorded: the journal (if this run's) is no longer needed.
+      const journal = await readJournal(sink, { clientId }, logger);
+      if (journal !== undefined && journal.runId === runId && journal.phase === 'sink-written') {
+        await rotation.complete(journal);
+      }
+    },
+  );
+  await outcomes.finishRun(runId);
 }
 
 /**

@@ -2,7 +2,9 @@ import { NotFoundError } from '../../platform/http/platform-errors.js';
 import type { SlaDomain } from '../../platform/records/sla-domain.js';
 import { withLease } from '../../redis/redis-lease.js';
 import type { WorkerDependencies } from '../../processing/kind-processor.js';
-import { failureCode, failureMessage, isPermanentFailure } from '../../processing/job-failure.js';
+import type { FailureFacts } from '../../processing/job-failure.js';
+import type { JobStep } from '../../processing/settle-failure.js';
+import { TargetFailures } from '../../processing/target-failures.js';
 import type { ResumeJobData } from './resume-job.js';
 import type { Released, RunHold, SlaHolds } from './sla-holds.js';
 import { recordUnlessFinal, targetFields, windowItemKey } from './window-items.js';
@@ -31,15 +33,13 @@ export class WindowClosing {
   ) {}
 
   /**
-   * Closes the window of a run. On the job's last attempt (`finalAttempt`) a failure is recorded
-   * in the resume items instead of being left for a retry that will not come.
+   * Closes the window of a run. An SLA Domain that cannot be resumed is settled on its own
+   * (target-failures.ts): recorded for good in its resume items, or left for the job's retry,
+   * which this throws once every SLA Domain was tried.
    */
-  async close(
-    data: ResumeJobData,
-    options: { readonly signal?: AbortSignal | undefined; readonly finalAttempt: boolean },
-  ): Promise<void> {
-    const { signal, finalAttempt } = options;
-    const { crashPoints, logger } = this.dependencies;
+  async close(data: ResumeJobData, step: JobStep): Promise<void> {
+    const { signal } = step;
+    const { crashPoints } = this.dependencies;
     const { runId } = data;
     await this.holds.markEnded(runId, ENDED_MARK_SECONDS);
     crashPoints.reach('window.after-mark-ended');
@@ -51,7 +51,7 @@ export class WindowClosing {
       byDomain.set(hold.slaDomainId, list);
     }
 
-    let transient: Error | undefined;
+    const failures = new TargetFailures(step);
     for (const [slaDomainId, holds] of byDomain) {
       try {
         await withLease(
@@ -62,26 +62,21 @@ export class WindowClosing {
           () => this.resumeDomain(runId, slaDomainId, holds, signal),
         );
       } catch (error) {
-        if (!isPermanentFailure(error) && !finalAttempt) {
-          logger.warn(
-            { runId, slaDomainId, err: failureMessage(error) },
-            'resuming an SLA Domain failed; the job will be retried',
-          );
-          transient ??= error instanceof Error ? error : new Error(String(error));
-          continue;
-        }
-        // The holds stay: the next window to end on this SLA Domain resumes it (see sla-holds.ts).
-        logger.error(
-          { runId, slaDomainId, err: failureMessage(error) },
-          'resuming an SLA Domain failed for good; it stays paused until resumed by hand or by the next window',
-        );
-        for (const hold of holds) {
-          await this.record(runId, hold, failedOutcome(error));
-          await this.holds.forget(runId, hold);
-        }
+        await failures.settle(error, {
+          doing: 'resuming an SLA Domain',
+          context: { runId, slaDomainId },
+          consequence: 'it stays paused until resumed by hand or by the next window',
+          recordFailed: async (facts) => {
+            // The holds stay: the next window to end on this SLA Domain resumes it (see sla-holds.ts).
+            for (const hold of holds) {
+              await this.record(runId, hold, failedOutcome(facts));
+              await this.holds.forget(runId, hold);
+            }
+          },
+        });
       }
     }
-    if (transient !== undefined) throw transient;
+    failures.rethrowLeftOver();
     await this.finishIfDone(runId);
   }
 
@@ -171,12 +166,9 @@ export class WindowClosing {
   }
 }
 
-function failedOutcome(error: unknown) {
-  return {
-    status: 'failed',
-    errorCode: failureCode(error),
-    errorMessage: failureMessage(error),
-  } as const;
+/** The resume item of a hold whose SLA Domain could not be resumed, for good. */
+function failedOutcome(facts: FailureFacts) {
+  return { status: 'failed', ...facts } as const;
 }
 
 /** The resume item for what ending the window meant. */

@@ -2,7 +2,10 @@ import type { RunJobDataOf } from '../../queue/run-job.js';
 import { withLease } from '../../redis/redis-lease.js';
 import { parseDuration } from '../../time/duration.js';
 import type { WorkerDependencies } from '../../processing/kind-processor.js';
-import { failureCode, failureMessage, isPermanentFailure } from '../../processing/job-failure.js';
+import type { FailureFacts } from '../../processing/job-failure.js';
+import type { JobStep } from '../../processing/settle-failure.js';
+import { TargetFailures } from '../../processing/target-failures.js';
+import type { Logger } from '../../log/logger.js';
 import { enqueueResume } from './resume-job.js';
 import type { Acquired, SlaHolds } from './sla-holds.js';
 import { recordUnlessFinal, targetFields, windowItemKey } from './window-items.js';
@@ -29,8 +32,8 @@ const WINDOW_ITEM_KEY = 'window/pause';
  *
  * Safe to repeat at every step: the hold records the decision before the pause call, so a retry
  * after a crash reuses it (a pause paw made is never mistaken for someone else's), and pausing
- * is idempotent. Transient failures are rethrown after every SLA Domain was tried (the job is
- * retried); permanent ones are recorded as failed items.
+ * is idempotent. An SLA Domain that cannot be paused does not stop the others: its failure is
+ * recorded for good (permanent, or the job's last attempt) or left for the job's retry.
  */
 export class WindowOpening {
   constructor(
@@ -40,44 +43,39 @@ export class WindowOpening {
   ) {}
 
   /**
-   * Opens the window of a run. On the job's last attempt (`finalAttempt`) a failure is recorded
-   * as such instead of being left for a retry that will not come.
+   * Starts the window's run; false when it has already finished (or was skipped): nothing to do.
    */
-  async open(
-    data: RunJobDataOf<'sla-window'>,
-    options: { readonly signal?: AbortSignal | undefined; readonly finalAttempt: boolean },
-  ): Promise<void> {
-    const { outcomes, logger } = this.dependencies;
-    const { runId } = data;
-    const started = await outcomes.startRun(runId);
+  async start(runId: string, logger: Logger): Promise<boolean> {
+    const started = await this.dependencies.outcomes.startRun(runId);
     if (!started.started) {
       logger.info({ runId, status: started.previousStatus }, 'window run already finished');
-      return;
     }
-    try {
-      await this.openStarted(data, options.signal, options.finalAttempt);
-    } catch (error) {
-      if (options.finalAttempt || isPermanentFailure(error)) {
-        await outcomes.recordItem(runId, WINDOW_ITEM_KEY, {
-          status: 'failed',
-          action: 'pause',
-          errorCode: failureCode(error),
-          errorMessage: failureMessage(error),
-          finishedAt: new Date(),
-        });
-        await this.finishIfDone(runId);
-      }
-      throw error;
-    }
+    return started.started;
   }
 
-  private async openStarted(
-    data: RunJobDataOf<'sla-window'>,
-    signal: AbortSignal | undefined,
-    finalAttempt: boolean,
-  ): Promise<void> {
-    const { outcomes, crashPoints, logger } = this.dependencies;
+  /**
+   * Records why a started window was not opened, when its job fails for good (a permanent
+   * failure, or the last attempt), and finishes the run if nothing else is pending.
+   */
+  async recordNotOpened(runId: string, facts: FailureFacts): Promise<void> {
+    await this.dependencies.outcomes.recordItem(runId, WINDOW_ITEM_KEY, {
+      status: 'failed',
+      action: 'pause',
+      ...facts,
+      finishedAt: new Date(),
+    });
+    await this.finishIfDone(runId);
+  }
+
+  /**
+   * Opens the window of a started run. An SLA Domain that cannot be paused is settled on its
+   * own (target-failures.ts): recorded for good, or left for the job's retry, which this throws
+   * once every SLA Domain was tried.
+   */
+  async open(data: RunJobDataOf<'sla-window'>, step: JobStep): Promise<void> {
+    const { outcomes, crashPoints } = this.dependencies;
     const { runId, definition } = data;
+    const { signal } = step;
     const windowEnd = new Date(
       Date.parse(data.fireTime) + (parseDuration(definition.schedule.duration) ?? 0),
     );
@@ -110,7 +108,7 @@ export class WindowOpening {
     );
     for (const problem of resolved.problems) await this.recordProblem(runId, problem);
 
-    let transient: Error | undefined;
+    const failures = new TargetFailures(step);
     for (const domain of resolved.domains) {
       try {
         await withLease(
@@ -121,30 +119,23 @@ export class WindowOpening {
           () => this.pauseDomain(runId, domain, windowEnd, signal),
         );
       } catch (error) {
-        if (!isPermanentFailure(error) && !finalAttempt) {
-          logger.warn(
-            { runId, slaDomainId: domain.id, err: failureMessage(error) },
-            'pausing an SLA Domain failed; the job will be retried',
-          );
-          transient ??= error instanceof Error ? error : new Error(String(error));
-          continue;
-        }
-        logger.error(
-          { runId, slaDomainId: domain.id, err: failureMessage(error) },
-          'pausing an SLA Domain failed for good',
-        );
-        for (const target of domain.targets) {
-          await recordUnlessFinal(outcomes, runId, windowItemKey(target, 'pause'), {
-            status: 'failed',
-            ...targetFields(target, 'pause'),
-            errorCode: failureCode(error),
-            errorMessage: failureMessage(error),
-            finishedAt: new Date(),
-          });
-        }
+        await failures.settle(error, {
+          doing: 'pausing an SLA Domain',
+          context: { runId, slaDomainId: domain.id },
+          recordFailed: async (facts) => {
+            for (const target of domain.targets) {
+              await recordUnlessFinal(outcomes, runId, windowItemKey(target, 'pause'), {
+                status: 'failed',
+                ...targetFields(target, 'pause'),
+                ...facts,
+                finishedAt: new Date(),
+              });
+            }
+          },
+        });
       }
     }
-    if (transient !== undefined) throw transient;
+    failures.rethrowLeftOver();
     await this.finishIfDone(runId);
   }
 
