@@ -19,6 +19,7 @@ import { RunQueues, defaultJobOptions, queueNameOf } from '../src/queue/run-queu
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
 import { RunFirer } from '../src/scheduler/run-firer.js';
 import { startWorkerService } from '../src/worker/worker-service.js';
+import { openOutcomes } from '../src/app/open-outcomes.js';
 import {
   benchContext,
   contextLines,
@@ -364,13 +365,21 @@ async function pawProcess(bench: Bench, settings: Settings, jobs: number): Promi
       shutdown,
     });
     const metrics = new PawMetrics({ version: PAW_VERSION, role: 'worker' });
+    const observers = workerObservers(metrics, notifications);
+    const outcomes = await openOutcomes({
+      settings,
+      logger: bench.logger,
+      shutdown,
+      observer: observers.outcomes,
+    });
     await startWorkerService({
       settings,
       logger: bench.logger,
       shutdown,
+      outcomes,
       kinds: ['snapshot'],
       factories: { snapshot: noopProcessorFactory('snapshot') },
-      observers: workerObservers(metrics, notifications),
+      observers,
     });
     await waitUntilDrained(bench, settings, jobs);
   } finally {

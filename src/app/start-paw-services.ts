@@ -9,11 +9,11 @@ import {
   startNotificationService,
   type NotificationService,
 } from '../ops/notify/notification-service.js';
+import type { Outcomes } from '../outcomes/outcomes.js';
 import { schedulerOnFire } from '../ops/scheduler-observer.js';
-import { openRateLimitRecord } from '../ops/rate-limit-record.js';
-import { workerObservers } from '../ops/worker-observers.js';
 import { startSchedulerService, type SchedulerService } from '../scheduler/scheduler-service.js';
 import { startWorkerService, type WorkerService } from '../worker/worker-service.js';
+import { openProcessOutcomes } from './open-outcomes.js';
 
 export interface PawServicesOptions {
   readonly settings: Settings;
@@ -34,14 +34,19 @@ export interface PawServices<Workers extends WorkerService | undefined = WorkerS
   readonly notifications: NotificationService;
   readonly scheduler: SchedulerService;
   readonly workers: Workers;
+  /** The process's outcomes, for whatever else it serves (the ops server, the demo's summary). */
+  readonly outcomes: Outcomes;
 }
 
 /**
  * Starts paw's services in a process that loads the job definitions (`paw start` and `paw demo`
- * with workers, `paw scheduler` without), in the one order that makes shutdown right. The shutdown releases in
- * reverse order of opening, so: notifications open first and close last (summaries of runs that
- * end while the workers drain, and of fires missed at start-up, still go out); the scheduler
- * opens before the workers and closes after them (the workers drain first).
+ * with workers, `paw scheduler` without), in the one order that makes shutdown right. The
+ * shutdown releases in reverse order of opening, so:
+ * - the notification producer opens first and closes last (summaries of runs that end while the
+ *   workers drain, and of fires missed at start-up, still go out), then the record of 429s;
+ * - the process's outcomes open next, with their observer (metrics, the producer): everything
+ *   after them records or reads through them, and they close after all of it;
+ * - the notification sender, then the scheduler, then the workers: the workers drain first.
  */
 export async function startPawServices(
   options: PawServicesOptions & { readonly workers: WorkerChoice },
@@ -54,6 +59,18 @@ export async function startPawServices(
 ): Promise<PawServices<WorkerService | undefined>> {
   const { settings, logger, shutdown, metrics } = options;
   const definitions = DefinitionSet.from(options.definitions);
+  const workerOptions = options.workers;
+  const {
+    outcomes,
+    notifications: producer,
+    observers,
+  } = await openProcessOutcomes({
+    settings,
+    logger,
+    shutdown,
+    metrics,
+    runsWorkers: workerOptions !== false,
+  });
   const notifications = await startNotificationService({
     settings,
     definitions,
@@ -61,16 +78,18 @@ export async function startPawServices(
     shutdown,
     userAgent: `paw/${PAW_VERSION}`,
     onResult: (result) => metrics.notifications.record(result),
+    outcomes,
+    producer,
   });
   const scheduler = await startSchedulerService({
     settings,
     definitions: definitions.current(),
     logger: logger.child({ component: 'scheduler' }),
     shutdown,
-    onFire: schedulerOnFire(metrics, notifications.producer),
+    outcomes,
+    onFire: schedulerOnFire(metrics, producer),
   });
   definitions.onChange((current) => scheduler.scheduler.replaceDefinitions(current));
-  const workerOptions = options.workers;
   const workers =
     workerOptions === false
       ? undefined
@@ -78,12 +97,9 @@ export async function startPawServices(
           settings,
           logger: logger.child({ component: 'worker' }),
           shutdown,
-          observers: workerObservers(
-            metrics,
-            notifications.producer,
-            await openRateLimitRecord({ settings, logger, shutdown }),
-          ),
+          outcomes,
+          observers,
           ...(workerOptions.kinds === undefined ? {} : { kinds: workerOptions.kinds }),
         });
-  return { notifications, scheduler, workers };
+  return { notifications, scheduler, workers, outcomes };
 }

@@ -1,19 +1,21 @@
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings-schema.js';
+import { Outcomes } from '../outcomes/outcomes.js';
 import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
 
 /**
  * Runs `work` with a connection for a one-shot command, which fails within seconds if Redis is
- * unreachable, and always quits it afterwards.
+ * unreachable, and always quits it afterwards. `work` also gets the command's outcomes on that
+ * connection: the one way a command reads or records runs and items.
  */
 export async function withCommandRedis<T>(
   settings: Settings,
-  work: (redis: Redis) => Promise<T>,
+  work: (redis: Redis, outcomes: Outcomes) => Promise<T>,
 ): Promise<T> {
   const redis = createRedisConnection(settings.redis, 'command');
   try {
     await connectRedis(redis, settings.redis.url);
-    return await work(redis);
+    return await work(redis, new Outcomes(redis, settings.redis.prefix));
   } finally {
     if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
     else redis.disconnect();

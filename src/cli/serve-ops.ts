@@ -6,6 +6,7 @@ import type { Logger } from '../log/logger.js';
 import { OpsAccess } from '../ops/auth/ops-access.js';
 import { PawMetrics } from '../ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../ops/ops-server.js';
+import type { Outcomes } from '../outcomes/outcomes.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import { PAW_VERSION } from '../version/paw-version.js';
 
@@ -37,6 +38,8 @@ export interface ServeOpsOptions {
   readonly role: string;
   readonly definitions?: DefinitionSet | readonly JobDefinition[];
   readonly platform?: PlatformClient;
+  /** The process's outcomes, which the dashboard reads. */
+  readonly outcomes: Outcomes;
   /** Where the command prints its status lines. */
   readonly status: (line: string) => void;
 }
@@ -52,6 +55,7 @@ export async function serveOps(options: ServeOpsOptions): Promise<OpsServer | un
     role: options.role,
     version: PAW_VERSION,
     metrics: options.metrics,
+    outcomes: options.outcomes,
     ...(options.definitions === undefined ? {} : { definitions: options.definitions }),
     ...(options.platform === undefined ? {} : { platform: options.platform }),
   });

@@ -14,10 +14,9 @@ import { Shutdown } from '../lifecycle/shutdown.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { PawMetrics } from '../ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../ops/ops-server.js';
-import { OutcomeQueries } from '../outcomes/outcome-queries.js';
+import type { Outcomes } from '../outcomes/outcomes.js';
 import type { ItemRecord } from '../outcomes/outcome-records.js';
 import { createPlatformClient, type PlatformClient } from '../platform/platform-client.js';
-import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
 import { startSimulator } from '../simulator/simulator.js';
 import { DEMO_WINDOW_SLA, demoDefinitionsYaml } from './demo-definitions.js';
 import { DemoProgress } from './demo-progress.js';
@@ -120,7 +119,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const shutdown = new Shutdown({ logger, graceMs: 10_000 });
     cleanups.push({ name: 'paw', run: () => shutdown.run('demo over') });
     const metrics = new PawMetrics({ version: PAW_VERSION, role: 'demo' });
-    const { scheduler, workers } = await startPawServices({
+    const { scheduler, workers, outcomes } = await startPawServices({
       settings,
       definitions,
       logger,
@@ -128,7 +127,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       metrics,
       workers: {},
     });
-    const ops = await serveDashboard(settings, logger, metrics, definitions, workers.platform);
+    const ops = await serveDashboard(settings, logger, metrics, definitions, {
+      platform: workers.platform,
+      outcomes,
+    });
     if (ops !== undefined) shutdown.add('ops server', () => ops.close());
 
     say(
@@ -148,15 +150,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     say(`paw demo: running for ${Math.round(options.forMs / 1000)}s; Ctrl-C ends it early`);
 
     // Progress, while the definitions fire, then while the runs in flight end.
-    const redisForReading = createRedisConnection(settings.redis, 'service', logger);
-    cleanups.push({
-      name: 'Redis connection (demo)',
-      run: async () => {
-        await redisForReading.quit().catch(() => redisForReading.disconnect());
-      },
-    });
-    await connectRedis(redisForReading, settings.redis.url);
-    const queries = new OutcomeQueries(redisForReading, settings.redis.prefix);
+    const { queries } = outcomes;
     const progress = new DemoProgress(queries, metrics);
     const line = new ProgressLine(options.stderr);
     const tty = options.stderr.isTTY === true;
@@ -238,7 +232,7 @@ async function serveDashboard(
   logger: Logger,
   metrics: PawMetrics,
   definitions: Parameters<typeof startOpsServer>[0]['definitions'],
-  platform: PlatformClient,
+  process: { readonly platform: PlatformClient; readonly outcomes: Outcomes },
 ): Promise<OpsServer | undefined> {
   const options = {
     settings,
@@ -246,7 +240,7 @@ async function serveDashboard(
     role: 'demo',
     version: PAW_VERSION,
     metrics,
-    platform,
+    ...process,
     refreshSeconds: 2,
     ...(definitions === undefined ? {} : { definitions }),
   };

@@ -5,8 +5,7 @@ import { DefinitionSet } from '../definitions/definition-set.js';
 import { JOB_KINDS, type JobDefinition } from '../definitions/job-definition.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { Logger } from '../log/logger.js';
-import { OutcomeQueries } from '../outcomes/outcome-queries.js';
-import { OutcomeStore } from '../outcomes/outcome-store.js';
+import { Outcomes } from '../outcomes/outcomes.js';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/outcome-status.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
@@ -47,6 +46,8 @@ export interface OpsServerOptions {
   readonly definitions?: DefinitionSet | readonly JobDefinition[];
   /** The process's platform client, for `/readyz`; none for a process that never calls the platform. */
   readonly platform?: PlatformClient;
+  /** The process's outcomes, which the dashboard shows; a server started alone reads its own. */
+  readonly outcomes?: Outcomes;
   /** Overrides `http.port` (0 = a free port, which tests and the demo use). */
   readonly port?: number;
   /** Overrides `http.host`. */
@@ -103,7 +104,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     ...JOB_KINDS.map((kind) => ({ kind, queue: runQueues.queue(kind) })),
     { kind: 'notify', queue: notifyQueue },
   ];
-  const queries = new OutcomeQueries(redis, settings.redis.prefix);
+  const outcomes = options.outcomes ?? new Outcomes(redis, settings.redis.prefix);
   metrics.queues.watch(watched.map((entry) => entry.queue));
   const closeRedisSide = async (): Promise<void> => {
     metrics.queues.watch([]);
@@ -118,7 +119,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     app.addHook('onRequest', access.hook);
     await connectRedis(redis, settings.redis.url);
     const actions = new OperatorActions(redis, settings.redis.prefix, logger);
-    await registerRoutes(app, { ...options, redis, queries, watched, actions, runQueues });
+    await registerRoutes(app, { ...options, redis, outcomes, watched, actions, runQueues });
     await app.listen({ port, host });
   } catch (error) {
     await app.close().catch(() => undefined);
@@ -153,7 +154,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
 
 interface RouteContext extends OpsServerOptions {
   readonly redis: ReturnType<typeof createRedisConnection>;
-  readonly queries: OutcomeQueries;
+  readonly outcomes: Outcomes;
   readonly watched: readonly WatchedQueue[];
   readonly actions: OperatorActions;
   readonly runQueues: RunQueues;
@@ -173,7 +174,8 @@ function definitionsCheck(definitions: DefinitionSet) {
 }
 
 async function registerRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
-  const { metrics, queries, watched, settings } = context;
+  const { metrics, watched, settings } = context;
+  const { queries } = context.outcomes;
   const prefix = settings.redis.prefix;
   const startedAt = Date.now();
   // The set a reload replaces: read at each request, never copied.
@@ -295,7 +297,7 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   app.get<{ Params: { runId: string }; Querystring: { items?: string } }>(
     '/api/runs/:runId',
     async (request, reply) => {
-      const run = await new OutcomeStore(context.redis, prefix).getRun(request.params.runId);
+      const run = await context.outcomes.store.getRun(request.params.runId);
       if (run === undefined) return reply.code(404).send({ error: 'no such run' });
       const itemsPerRun = Number(request.query.items ?? '100');
       return loadRunView(
@@ -307,6 +309,7 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
     },
   );
   registerRetryRoute(app, {
+    outcomes: context.outcomes,
     redis: context.redis,
     settings,
     queues: context.runQueues,

@@ -3,7 +3,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { Shutdown } from '../lifecycle/shutdown.js';
 import type { Logger } from '../log/logger.js';
 import type { PlatformObserver } from '../platform/platform-observer.js';
-import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
+import { openShutdownConnection } from '../queue/redis-connection.js';
 
 const SECOND_MS = 1000;
 const HOUR_MS = 3_600_000;
@@ -97,11 +97,11 @@ export async function openRateLimitRecord(options: {
 }): Promise<RateLimitRecord> {
   const { settings, shutdown } = options;
   const logger = options.logger.child({ subsystem: 'rate-limit-record' });
-  const redis = createRedisConnection(settings.redis, 'service', logger);
-  shutdown.add('redis (429 record)', async () => {
-    await redis.quit().catch(() => redis.disconnect());
+  const redis = await openShutdownConnection(settings.redis, 'service', {
+    name: '429 record',
+    logger,
+    shutdown,
   });
-  await connectRedis(redis, settings.redis.url);
   return new RateLimitRecord(
     redis,
     settings.redis.prefix,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings-schema.js';
+import type { Outcomes } from '../outcomes/outcomes.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import { ITEM_STATUSES, type ItemStatus } from '../outcomes/outcome-status.js';
 import type { RunQueues } from '../queue/run-queues.js';
@@ -29,6 +30,7 @@ const REFUSAL_STATUS: Record<RetryRefusal, number> = {
 export function registerRetryRoute(
   app: FastifyInstance,
   context: {
+    readonly outcomes: Outcomes;
     readonly redis: Redis;
     readonly settings: Settings;
     readonly queues: RunQueues;
@@ -39,6 +41,7 @@ export function registerRetryRoute(
 ): void {
   const { settings, actions } = context;
   const retry = new RunRetry(
+    context.outcomes,
     context.redis,
     settings.redis.prefix,
     context.queues,

@@ -3,8 +3,7 @@ import type { JobDefinition } from '../definitions/job-definition.js';
 import type { SnapshotDefinition } from '../definitions/snapshot-definition.js';
 import { UsageError } from '../errors/usage-error.js';
 import { silentLogger } from '../log/logger.js';
-import { OutcomeQueries } from '../outcomes/outcome-queries.js';
-import { OutcomeStore } from '../outcomes/outcome-store.js';
+import type { Outcomes } from '../outcomes/outcomes.js';
 import { isActiveStatus, type ItemStatus } from '../outcomes/outcome-status.js';
 import { runIdFor } from '../queue/run-id.js';
 import { RunProducer } from '../queue/run-producer.js';
@@ -75,10 +74,9 @@ interface RetryClaim {
  * in the operator actions with who, why and what came of it.
  */
 export class RunRetry {
-  private readonly store: OutcomeStore;
-  private readonly queries: OutcomeQueries;
-
   constructor(
+    private readonly outcomes: Outcomes,
+    /** For the retry claims (`<prefix>:ops:retries:<runId>`). */
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly queues: RunQueues,
@@ -86,10 +84,7 @@ export class RunRetry {
     /** How long a claim is kept: the outcome store's retention, after which the run is gone too. */
     private readonly claimTtlSeconds: number,
     private readonly clock: () => Date = () => new Date(),
-  ) {
-    this.store = new OutcomeStore(redis, prefix);
-    this.queries = new OutcomeQueries(redis, prefix);
-  }
+  ) {}
 
   /** Retries `request.runId` with `definitions` (the set loaded now). Throws RetryRefusedError. */
   async retry(definitions: readonly JobDefinition[], request: RetryRequest): Promise<RetryResult> {
@@ -121,7 +116,7 @@ export class RunRetry {
     statuses: readonly ItemStatus[],
   ): Promise<RetryResult> {
     const { runId } = request;
-    const run = await this.store.getRun(runId);
+    const run = await this.outcomes.store.getRun(runId);
     if (run === undefined) {
       throw new RetryRefusedError(
         'unknown-run',
@@ -209,7 +204,7 @@ export class RunRetry {
     // again (which BullMQ ignores) to a run still queued.
     const ids = workloads ?? (await this.workloadsOf(retryOf, statuses));
     const narrowed: SnapshotDefinition = { ...definition, targets: { ids: [...ids] } };
-    const firer = new RunFirer(this.store, new RunProducer(this.queues), silentLogger());
+    const firer = new RunFirer(this.outcomes.store, new RunProducer(this.queues), silentLogger());
     const why = request.reason === undefined ? '' : `; by ${request.by}: ${request.reason}`;
     const fired = await firer.fire(narrowed, new Date(claim.fireMs), 'manual', {
       ignoreOverlap: true,
@@ -221,7 +216,7 @@ export class RunRetry {
   /** The workloads of `runId` whose items ended in `statuses`. */
   private async workloadsOf(runId: string, statuses: readonly ItemStatus[]): Promise<string[]> {
     const ids: string[] = [];
-    for await (const item of this.queries.items({ runId, statuses })) {
+    for await (const item of this.outcomes.queries.items({ runId, statuses })) {
       ids.push(item.target ?? item.itemKey);
     }
     return ids;

@@ -9,13 +9,14 @@ import type { RateLimitRecord } from './rate-limit-record.js';
  * What a worker process reports to: its metrics (platform calls, processor calls, run and item
  * ends, snapshot waits), when a run ends, the notification queue (whether the run's
  * definition wants a summary is decided where the definitions are: in the schedulers), and the
- * platform's 429s to the record the dashboard draws under each run's progress.
+ * platform's 429s to the record the dashboard draws under each run's progress. `outcomes` is
+ * the observer of the process's Outcomes (src/app/open-outcomes.ts), the rest its workers'.
  */
 export function workerObservers(
   metrics: PawMetrics,
   notifications?: NotificationProducer,
   rateLimits?: RateLimitRecord,
-): WorkerObservers {
+): WorkerObservers & { readonly outcomes: OutcomeObserver } {
   const outcomeMetrics = metrics.outcomes.observer();
   const outcomes: OutcomeObserver = {
     runFinished: (run) => {

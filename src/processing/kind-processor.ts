@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { JobKind } from '../definitions/job-definition.js';
 import type { CrashPoints } from '../lifecycle/crash-points.js';
 import type { Logger } from '../log/logger.js';
+import type { OutcomeQueries } from '../outcomes/outcome-queries.js';
 import type { OutcomeStore } from '../outcomes/outcome-store.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import type { RunQueues } from '../queue/run-queues.js';
@@ -18,6 +19,8 @@ export interface WorkerDependencies {
   /** The platform client; its request gate is shared through Redis by every worker process. */
   readonly platform: PlatformClient;
   readonly outcomes: OutcomeStore;
+  /** The same records' queries (lists and scans). */
+  readonly queries: OutcomeQueries;
   /** To add follow-up jobs (per-item jobs, a window's delayed resume). */
   readonly queues: RunQueues;
   /** A command connection for keys a processor keeps itself (always under `settings.redis.prefix`). */

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Settings } from '../config/settings-schema.js';
+import type { Shutdown } from '../lifecycle/shutdown.js';
 import type { Logger } from '../log/logger.js';
 import { RedisErrorLog, redisErrorCause, withoutCommand } from '../redis/redis-error-log.js';
 import { redisConnectionOptions } from '../redis/redis-options.js';
@@ -75,6 +76,24 @@ export async function connectRedis(redis: Redis, url: string): Promise<void> {
   } finally {
     redis.removeListener('error', remember);
   }
+}
+
+/**
+ * A connection for one part of a long-running process, connected, and released by `shutdown` in
+ * its turn (`redis (<name>)`: quit, or disconnect when quitting fails). It is registered before
+ * it connects, so a connection that fails to connect is released too.
+ */
+export async function openShutdownConnection(
+  settings: Settings['redis'],
+  purpose: ConnectionPurpose,
+  part: { readonly name: string; readonly logger: Logger; readonly shutdown: Shutdown },
+): Promise<Redis> {
+  const redis = createRedisConnection(settings, purpose, part.logger);
+  part.shutdown.add(`redis (${part.name})`, async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  await connectRedis(redis, settings.url);
+  return redis;
 }
 
 /**

@@ -3,8 +3,8 @@ import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Shutdown } from '../lifecycle/shutdown.js';
 import type { Logger } from '../log/logger.js';
 import { RetentionTrimmer } from '../outcomes/outcome-retention.js';
-import { OutcomeStore } from '../outcomes/outcome-store.js';
-import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
+import type { Outcomes } from '../outcomes/outcomes.js';
+import { openShutdownConnection } from '../queue/redis-connection.js';
 import { RunProducer } from '../queue/run-producer.js';
 import { RunQueues } from '../queue/run-queues.js';
 import { FireCoordinator } from './fire-coordinator.js';
@@ -16,6 +16,8 @@ export interface SchedulerServiceOptions {
   readonly settings: Settings;
   readonly definitions: readonly JobDefinition[];
   readonly logger: Logger;
+  /** The process's outcomes: the scheduler creates a run record per fire. */
+  readonly outcomes: Outcomes;
   /** Every resource opened is registered here, in order, to be released in reverse. */
   readonly shutdown: Shutdown;
   /** Called after each fire this replica handled (metrics; notifications of missed fires). */
@@ -39,11 +41,11 @@ export async function startSchedulerService(
   options: SchedulerServiceOptions,
 ): Promise<SchedulerService> {
   const { settings, logger, shutdown } = options;
-  const redis = createRedisConnection(settings.redis, 'service', logger);
-  shutdown.add('redis (scheduler)', async () => {
-    await redis.quit().catch(() => redis.disconnect());
+  const redis = await openShutdownConnection(settings.redis, 'service', {
+    name: 'scheduler',
+    logger,
+    shutdown,
   });
-  await connectRedis(redis, settings.redis.url);
 
   const queues = new RunQueues(redis, settings);
   shutdown.add('queues (scheduler)', () => queues.close());
@@ -59,10 +61,9 @@ export async function startSchedulerService(
   trimmer.start();
   shutdown.add('outcome trimmer', () => trimmer.stop());
 
-  const store = new OutcomeStore(redis, settings.redis.prefix);
   const coordinator = new FireCoordinator(redis, settings.redis.prefix, settings.scheduler.leaseMs);
   const firer = new RunFirer(
-    store,
+    options.outcomes.store,
     new RunProducer(queues, logger),
     logger,
     undefined,

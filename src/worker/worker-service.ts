@@ -4,11 +4,10 @@ import type { JobKind } from '../definitions/job-definition.js';
 import { CrashPoints } from '../lifecycle/crash-points.js';
 import type { Shutdown } from '../lifecycle/shutdown.js';
 import type { Logger } from '../log/logger.js';
-import type { OutcomeObserver } from '../outcomes/outcome-observer.js';
-import { OutcomeStore } from '../outcomes/outcome-store.js';
+import type { Outcomes } from '../outcomes/outcomes.js';
 import { createPlatformClient, type PlatformClient } from '../platform/platform-client.js';
 import type { PlatformObserver } from '../platform/platform-observer.js';
-import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
+import { openShutdownConnection } from '../queue/redis-connection.js';
 import { RedisErrorLog } from '../redis/redis-error-log.js';
 import { RunQueues, queueNameOf, workerOptionsFor } from '../queue/run-queues.js';
 import { SharedRequestGate } from '../queue/shared-request-gate.js';
@@ -20,6 +19,11 @@ import { resolveWorkerKinds } from './worker-kinds.js';
 export interface WorkerServiceOptions {
   readonly settings: Settings;
   readonly logger: Logger;
+  /**
+   * The process's outcomes (opened before the workers, so that they close after them): the
+   * processors record through them, and their observer hears of every run and item that ends.
+   */
+  readonly outcomes: Outcomes;
   /**
    * Every resource opened is registered here, in order, to be released in reverse: workers
    * first (stop taking jobs, drain, abort after the grace period), then the queues, the platform
@@ -38,8 +42,6 @@ export interface WorkerServiceOptions {
 export interface WorkerObservers {
   /** Every platform request attempt and token refresh. */
   readonly platform?: PlatformObserver;
-  /** Run ends and items reaching a final status, as the outcome store records them. */
-  readonly outcomes?: OutcomeObserver;
   /** Every processor call and how it ended. */
   readonly jobs?: JobObserver;
 }
@@ -54,7 +56,8 @@ export interface WorkerService {
 
 /**
  * Starts a worker process's workers: opens the dependencies every processor shares (Redis, the
- * shared request gate, the platform client, the queues, the outcome store, the crash points),
+ * shared request gate, the platform client, the queues, the crash points; the outcomes are the
+ * process's),
  * and runs one BullMQ Worker per kind with that kind's processor. Used by `paw worker` and
  * `paw start`. Stopping is the shutdown's job (see {@link WorkerServiceOptions.shutdown}).
  */
@@ -64,11 +67,11 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
   const factories = options.factories ?? PROCESSOR_FACTORIES;
   const kinds = resolveWorkerKinds(options.kinds, factories);
 
-  const redis = createRedisConnection(settings.redis, 'worker', logger);
-  shutdown.add('redis (worker)', async () => {
-    await redis.quit().catch(() => redis.disconnect());
+  const redis = await openShutdownConnection(settings.redis, 'worker', {
+    name: 'worker',
+    logger,
+    shutdown,
   });
-  await connectRedis(redis, settings.redis.url);
 
   const crashPoints = new CrashPoints(settings.debug.crashAt);
   if (settings.debug.crashAt.length > 0) {
@@ -103,7 +106,8 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     settings,
     logger,
     platform,
-    outcomes: new OutcomeStore(redis, settings.redis.prefix, undefined, observers.outcomes),
+    outcomes: options.outcomes.store,
+    queries: options.outcomes.queries,
     queues,
     redis,
     shutdownSignal: shutdown.signal,

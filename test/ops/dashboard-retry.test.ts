@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/settings-schema.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { hashPassword } from '../../src/ops/auth/password-hash.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
@@ -252,7 +253,14 @@ describe('RunRetry (the one home of paw retry and the dashboard retry)', () => {
     const deadQueues = new RunQueues(lost, settings);
     await deadQueues.queue('snapshot').waitUntilReady();
     lost.disconnect();
-    const dying = new RunRetry(redis, prefix, deadQueues, actions, 3600);
+    const dying = new RunRetry(
+      new Outcomes(redis, prefix),
+      redis,
+      prefix,
+      deadQueues,
+      actions,
+      3600,
+    );
     await expect(dying.retry(DEFINITIONS, request)).rejects.toThrow();
     await deadQueues.close().catch(() => undefined);
     const store = new OutcomeStore(redis, prefix);
@@ -267,10 +275,14 @@ describe('RunRetry (the one home of paw retry and the dashboard retry)', () => {
 
     const queues = new RunQueues(redis, settings);
     try {
-      const result = await new RunRetry(redis, prefix, queues, actions, 3600).retry(
-        DEFINITIONS,
-        request,
-      );
+      const result = await new RunRetry(
+        new Outcomes(redis, prefix),
+        redis,
+        prefix,
+        queues,
+        actions,
+        3600,
+      ).retry(DEFINITIONS, request);
       expect(result.outcome).toBe('started');
       const retryRunId = result.runId ?? '';
       expect(retryRunId).toBe(claimed);

@@ -4,6 +4,7 @@ import { Shutdown } from '../../src/lifecycle/shutdown.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer } from '../../src/ops/ops-server.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { startSchedulerService } from '../../src/scheduler/scheduler-service.js';
 import { exampleDefinition } from '../support/definitions.js';
 import { captureLogs } from '../support/log-capture.js';
@@ -47,6 +48,7 @@ describe('scheduler metrics', () => {
       definitions: [allow, skip],
       logger: logs.logger,
       shutdown,
+      outcomes: new Outcomes(redis, prefix),
       onFire: metrics.scheduler.onFire,
     });
     const queries = new OutcomeQueries(redis, prefix);

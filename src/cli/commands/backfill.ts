@@ -6,7 +6,6 @@ import {
 } from '../../definitions/load-definitions.js';
 import { UsageError } from '../../errors/usage-error.js';
 import { silentLogger } from '../../log/logger.js';
-import { OutcomeStore } from '../../outcomes/outcome-store.js';
 import { RunProducer } from '../../queue/run-producer.js';
 import { RunQueues } from '../../queue/run-queues.js';
 import { CronSchedule } from '../../cron/cron-schedule.js';
@@ -86,11 +85,11 @@ export function backfillCommand(): Command {
           `${id} has ${fireTimes.length} fire times in that range, more than ${MAX_FIRES}: backfill a narrower one`,
         );
       }
-      const results = await withCommandRedis(settings, async (redis) => {
+      const results = await withCommandRedis(settings, async (redis, outcomes) => {
         const queues = new RunQueues(redis, settings);
         try {
           const firer = new RunFirer(
-            new OutcomeStore(redis, settings.redis.prefix),
+            outcomes.store,
             new RunProducer(queues),
             silentLogger(),
             undefined,

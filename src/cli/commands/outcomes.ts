@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../../errors/usage-error.js';
 import { EXPORT_FORMATS, writeExport, type ExportFormat } from '../../outcomes/outcome-export.js';
 import type { ItemRow } from '../../outcomes/outcome-records.js';
-import { OutcomeQueries, type ItemQuery } from '../../outcomes/outcome-queries.js';
+import type { ItemQuery } from '../../outcomes/outcome-queries.js';
 import { ITEM_STATUSES, type ItemStatus } from '../../outcomes/outcome-status.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { choiceList, positiveInteger, parseTimeOption } from '../option-parsers.js';
@@ -83,8 +83,7 @@ export function outcomesCommand(): Command {
         ...(options.since === undefined ? {} : { since: options.since }),
         ...(options.until === undefined ? {} : { until: options.until }),
       };
-      await withCommandRedis(settings, async (redis) => {
-        const queries = new OutcomeQueries(redis, settings.redis.prefix);
+      await withCommandRedis(settings, async (_redis, { queries }) => {
         if (options.export !== undefined) {
           await exportItems(
             limited(queries.items(query), options.limit),

@@ -52,10 +52,11 @@ export function retryCommand(): Command {
       const { settings } = await loadCommandSettings(options);
       const definitions = await loadDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
       const reason = options.reason?.trim();
-      const result = await withCommandRedis(settings, async (redis) => {
+      const result = await withCommandRedis(settings, async (redis, outcomes) => {
         const queues = new RunQueues(redis, settings);
         try {
           const retry = new RunRetry(
+            outcomes,
             redis,
             settings.redis.prefix,
             queues,

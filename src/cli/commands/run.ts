@@ -6,7 +6,7 @@ import {
 } from '../../definitions/load-definitions.js';
 import { silentLogger } from '../../log/logger.js';
 import type { RunRecord } from '../../outcomes/outcome-records.js';
-import { OutcomeStore } from '../../outcomes/outcome-store.js';
+import type { OutcomeStore } from '../../outcomes/outcome-store.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
 import { RunProducer } from '../../queue/run-producer.js';
 import { RunQueues, queueNameOf } from '../../queue/run-queues.js';
@@ -68,10 +68,9 @@ export function runCommand(): Command {
         return;
       }
 
-      await withCommandRedis(settings, async (redis) => {
+      await withCommandRedis(settings, async (redis, { store }) => {
         const queues = new RunQueues(redis, settings);
         try {
-          const store = new OutcomeStore(redis, settings.redis.prefix);
           const firer = new RunFirer(store, new RunProducer(queues), silentLogger());
           const fired = await firer.fire(definition, new Date(), 'manual', {
             ignoreOverlap: options.allowOverlap === true,

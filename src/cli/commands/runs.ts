@@ -1,6 +1,5 @@
 import { Command } from 'commander';
 import type { RunRecord } from '../../outcomes/outcome-records.js';
-import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../../outcomes/outcome-status.js';
 import { formatDuration } from '../../time/duration.js';
 import { loadCommandSettings } from '../command-settings.js';
@@ -39,8 +38,8 @@ export function runsCommand(): Command {
     .option('--json', 'print the runs as JSON')
     .action(async (options: RunsOptions) => {
       const { settings } = await loadCommandSettings();
-      const runs = await withCommandRedis(settings, (redis) =>
-        new OutcomeQueries(redis, settings.redis.prefix).listRuns({
+      const runs = await withCommandRedis(settings, (_redis, { queries }) =>
+        queries.listRuns({
           ...(options.definition === undefined ? {} : { definitionId: options.definition }),
           ...(options.status === undefined ? {} : { statuses: options.status }),
           ...(options.since === undefined ? {} : { since: options.since }),

@@ -50,7 +50,7 @@ export function schedulerCommand(): Command {
 
       const metrics = commandMetrics(settings, 'scheduler');
       try {
-        const { scheduler: service } = await startPawServices({
+        const { scheduler: service, outcomes } = await startPawServices({
           settings,
           definitions: definitionSet,
           logger,
@@ -72,7 +72,7 @@ export function schedulerCommand(): Command {
           .sort((a, b) => (a.next?.getTime() ?? 0) - (b.next?.getTime() ?? 0))[0];
         // The same process context serves the ops server and follows definition changes.
         const context = { settings, logger, shutdown, metrics, definitions: definitionSet, status };
-        await serveOps({ ...context, role: 'scheduler' });
+        await serveOps({ ...context, role: 'scheduler', outcomes });
         followDefinitionChanges(context);
         status(
           `ready (replica ${service.replica})` +

@@ -55,7 +55,7 @@ export function startCommand(): Command {
       const stopped = untilShutdownBegins(shutdown);
       const metrics = commandMetrics(settings, 'start');
       try {
-        const { scheduler, workers } = await startPawServices({
+        const { scheduler, workers, outcomes } = await startPawServices({
           settings,
           definitions: definitionSet,
           logger,
@@ -65,7 +65,7 @@ export function startCommand(): Command {
         });
         // The same process context serves the ops server and follows definition changes.
         const context = { settings, logger, shutdown, metrics, definitions: definitionSet, status };
-        await serveOps({ ...context, role: 'start', platform: workers.platform });
+        await serveOps({ ...context, role: 'start', platform: workers.platform, outcomes });
         followDefinitionChanges(context);
         const { catchUp } = scheduler;
         status(

@@ -1,9 +1,7 @@
 import { Command } from 'commander';
+import { openProcessOutcomes } from '../../app/open-outcomes.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
-import { openNotificationProducer } from '../../ops/notify/open-notification-producer.js';
-import { openRateLimitRecord } from '../../ops/rate-limit-record.js';
-import { workerObservers } from '../../ops/worker-observers.js';
 import { startWorkerService } from '../../worker/worker-service.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
@@ -43,15 +41,21 @@ export function workerCommand(): Command {
       const stopped = untilShutdownBegins(shutdown);
       const metrics = commandMetrics(settings, 'worker');
       try {
-        // Opened before the workers so that it closes after them: runs ending while they drain
-        // are still reported.
-        const notifications = await openNotificationProducer({ settings, logger, shutdown });
-        const rateLimits = await openRateLimitRecord({ settings, logger, shutdown });
+        // Opened before the workers so that they close after them: runs ending while the
+        // workers drain are still recorded and reported. The ops server reads the outcomes too.
+        const { outcomes, observers } = await openProcessOutcomes({
+          settings,
+          logger,
+          shutdown,
+          metrics,
+          runsWorkers: true,
+        });
         const service = await startWorkerService({
           settings,
           logger,
           shutdown,
-          observers: workerObservers(metrics, notifications, rateLimits),
+          outcomes,
+          observers,
           ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
         });
         await serveOps({
@@ -61,6 +65,7 @@ export function workerCommand(): Command {
           metrics,
           role: 'worker',
           platform: service.platform,
+          outcomes,
           status,
         });
         status(

@@ -5,14 +5,15 @@ import type { JobDefinition } from '../../definitions/job-definition.js';
 import type { Shutdown } from '../../lifecycle/shutdown.js';
 import type { Logger } from '../../log/logger.js';
 import { createBackoffStrategy } from '../../queue/backoff.js';
-import { connectRedis, createRedisConnection } from '../../queue/redis-connection.js';
+import { Outcomes } from '../../outcomes/outcomes.js';
+import { openShutdownConnection } from '../../queue/redis-connection.js';
 import type { NotificationResult } from '../metrics/notification-metrics.js';
 import {
   NOTIFY_QUEUE_NAME,
-  NotificationProducer,
-  createNotifyQueue,
+  type NotificationProducer,
   type NotifyJobData,
 } from './notification-queue.js';
+import { notificationProducerOn } from './open-notification-producer.js';
 import { RunNotifier } from './run-notifier.js';
 import { WebhookDeliveryError, WebhookSender } from './webhook-sender.js';
 import { toJobError } from '../../processing/job-failure.js';
@@ -28,6 +29,10 @@ export interface NotificationServiceOptions {
   readonly userAgent: string;
   /** Told how each notification job ended (metrics). */
   readonly onResult?: (result: NotificationResult) => void;
+  /** The process's outcomes, to read the runs to report; the service's own connection's without. */
+  readonly outcomes?: Outcomes;
+  /** The process's producer of notifications, if it opened one; else the service opens its own. */
+  readonly producer?: NotificationProducer;
 }
 
 export interface NotificationService {
@@ -46,21 +51,16 @@ export async function startNotificationService(
 ): Promise<NotificationService> {
   const { settings, shutdown } = options;
   const logger = options.logger.child({ subsystem: 'notifications' });
-  const redis = createRedisConnection(settings.redis, 'worker', logger);
-  shutdown.add('redis (notifications)', async () => {
-    await redis.quit().catch(() => redis.disconnect());
+  const redis = await openShutdownConnection(settings.redis, 'worker', {
+    name: 'notifications',
+    logger,
+    shutdown,
   });
-  await connectRedis(redis, settings.redis.url);
-
-  const queue = createNotifyQueue(redis, settings);
-  // The connection logs its errors; without a listener BullMQ would print each one to stderr.
-  queue.on('error', () => undefined);
-  shutdown.add('notify queue', () => queue.close());
-  const producer = new NotificationProducer(queue, logger);
-  shutdown.add('notification producer', () => producer.flush());
-
+  const producer =
+    options.producer ?? notificationProducerOn(redis, { settings, logger, shutdown });
   const notifier = new RunNotifier({
     redis,
+    outcomes: options.outcomes ?? new Outcomes(redis, settings.redis.prefix),
     settings,
     definitions: options.definitions,
     sender: new WebhookSender({

@@ -1,13 +1,15 @@
+import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings-schema.js';
 import type { Shutdown } from '../../lifecycle/shutdown.js';
 import type { Logger } from '../../log/logger.js';
-import { connectRedis, createRedisConnection } from '../../queue/redis-connection.js';
+import { openShutdownConnection } from '../../queue/redis-connection.js';
 import { NotificationProducer, createNotifyQueue } from './notification-queue.js';
 
 /**
- * A producer of run-end notifications for a process that does not send them (a worker): its own
- * Redis connection and the `notify` queue, registered with the shutdown. Open it before the
- * workers, so that it closes after them and runs ending while they drain are still reported.
+ * A producer of run-end notifications with a Redis connection of its own, registered with the
+ * shutdown: for a worker process (which does not send them), and for a process that does, whose
+ * outcome store reports run ends to it. Open it before the workers, so that it closes after them
+ * and runs ending while they drain are still reported.
  */
 export async function openNotificationProducer(options: {
   readonly settings: Settings;
@@ -16,16 +18,28 @@ export async function openNotificationProducer(options: {
 }): Promise<NotificationProducer> {
   const { settings, shutdown } = options;
   const logger = options.logger.child({ subsystem: 'notifications' });
-  const redis = createRedisConnection(settings.redis, 'service', logger);
-  shutdown.add('redis (notification producer)', async () => {
-    await redis.quit().catch(() => redis.disconnect());
+  const redis = await openShutdownConnection(settings.redis, 'service', {
+    name: 'notification producer',
+    logger,
+    shutdown,
   });
-  await connectRedis(redis, settings.redis.url);
-  const queue = createNotifyQueue(redis, settings);
+  return notificationProducerOn(redis, { settings, logger, shutdown });
+}
+
+/**
+ * A producer of run-end notifications on `redis`: the `notify` queue and the producer, both
+ * released by the shutdown (the producer's pending adds are flushed first).
+ */
+export function notificationProducerOn(
+  redis: Redis,
+  options: { readonly settings: Settings; readonly logger: Logger; readonly shutdown: Shutdown },
+): NotificationProducer {
+  const { shutdown } = options;
+  const queue = createNotifyQueue(redis, options.settings);
   // The connection logs its errors; without a listener BullMQ would print each one to stderr.
   queue.on('error', () => undefined);
-  shutdown.add('notify queue (producer)', () => queue.close());
-  const producer = new NotificationProducer(queue, logger);
+  shutdown.add('notify queue', () => queue.close());
+  const producer = new NotificationProducer(queue, options.logger);
   shutdown.add('notification producer', () => producer.flush());
   return producer;
 }

@@ -4,8 +4,7 @@ import { DefinitionSet } from '../../definitions/definition-set.js';
 import type { JobDefinition } from '../../definitions/job-definition.js';
 import { FAILURE_STATUSES } from '../../definitions/notify-schema.js';
 import type { Logger } from '../../log/logger.js';
-import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
-import { OutcomeStore } from '../../outcomes/outcome-store.js';
+import type { Outcomes } from '../../outcomes/outcomes.js';
 import type { ItemRecord } from '../../outcomes/outcome-records.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
 import type { NotificationResult } from '../metrics/notification-metrics.js';
@@ -14,7 +13,10 @@ import { describeWebhook } from './webhook-address.js';
 import type { WebhookSender } from './webhook-sender.js';
 
 export interface RunNotifierOptions {
+  /** For the marker of each run notified. */
   readonly redis: Redis;
+  /** The runs and items to report. */
+  readonly outcomes: Outcomes;
   readonly settings: Settings;
   /** The definitions of this process: the only place a webhook URL is known. */
   readonly definitions: DefinitionSet | readonly JobDefinition[];
@@ -38,13 +40,9 @@ const FAILURE_SET = new Set<string>(FAILURE_STATUSES);
  */
 export class RunNotifier {
   private readonly definitions: DefinitionSet;
-  private readonly queries: OutcomeQueries;
-  private readonly store: OutcomeStore;
 
   constructor(private readonly options: RunNotifierOptions) {
     this.definitions = DefinitionSet.from(options.definitions);
-    this.queries = new OutcomeQueries(options.redis, options.settings.redis.prefix);
-    this.store = new OutcomeStore(options.redis, options.settings.redis.prefix);
   }
 
   /**
@@ -53,7 +51,7 @@ export class RunNotifier {
    */
   async notify(runId: string): Promise<NotificationResult> {
     const { logger, settings } = this.options;
-    const run = await this.store.getRun(runId);
+    const run = await this.options.outcomes.store.getRun(runId);
     if (run === undefined) {
       logger.debug({ runId }, 'notification of a run that no longer exists: nothing to send');
       return 'not-needed';
@@ -70,7 +68,7 @@ export class RunNotifier {
 
     const failures: ItemRecord[] = [];
     let failureTotal = 0;
-    for await (const item of this.queries.items({
+    for await (const item of this.options.outcomes.queries.items({
       runId,
       statuses: ['failed', 'timed-out', 'canceled'],
     })) {

@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { lazyChild } from '../../log/lazy-child.js';
 import type { Logger } from '../../log/logger.js';
-import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
+import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemRecord, ItemUpdate } from '../../outcomes/outcome-records.js';
 import { UnknownRunError } from '../../outcomes/outcome-store.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
@@ -65,7 +65,7 @@ export class SnapshotItemJob {
   private readonly queries: OutcomeQueries;
 
   constructor(private readonly dependencies: WorkerDependencies) {
-    this.queries = new OutcomeQueries(dependencies.redis, dependencies.settings.redis.prefix);
+    this.queries = dependencies.queries;
   }
 
   async process(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseDuration } from '../../time/duration.js';
 import type { SnapshotDefinition } from '../../definitions/snapshot-definition.js';
 import type { Logger } from '../../log/logger.js';
-import { OutcomeQueries } from '../../outcomes/outcome-queries.js';
+import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemUpdate } from '../../outcomes/outcome-records.js';
 import { itemJobId } from '../../queue/run-id.js';
 import { isRunOf, parseRunJobData, type RunJobData } from '../../queue/run-job.js';
@@ -35,7 +35,7 @@ export class SnapshotRunJob {
   private readonly queries: OutcomeQueries;
 
   constructor(private readonly dependencies: WorkerDependencies) {
-    this.queries = new OutcomeQueries(dependencies.redis, dependencies.settings.redis.prefix);
+    this.queries = dependencies.queries;
   }
 
   async process(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {

@@ -5,7 +5,8 @@ import { settingsSchema, type Settings } from '../../../src/config/settings-sche
 import type { JobDefinition, JobKind } from '../../../src/definitions/job-definition.js';
 import { NO_CRASH_POINTS } from '../../../src/lifecycle/crash-points.js';
 import type { RunRecord } from '../../../src/outcomes/outcome-records.js';
-import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
+import type { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../../src/outcomes/outcomes.js';
 import {
   createPlatformClient,
   type PlatformClient,
@@ -84,7 +85,7 @@ export async function startProcessorHarness(
   const logs = captureLogs('debug');
   const redis = connectTestRedis();
   const platform = await createPlatformClient({ settings, logger: logs.logger });
-  const outcomes = new OutcomeStore(redis, settings.redis.prefix);
+  const { store: outcomes, queries } = new Outcomes(redis, settings.redis.prefix);
   const queues = new RunQueues(redis, settings);
   await queues.applyGlobalConcurrency();
   const shutdown = new AbortController();
@@ -93,6 +94,7 @@ export async function startProcessorHarness(
     logger: logs.logger,
     platform,
     outcomes,
+    queries,
     queues,
     redis,
     shutdownSignal: shutdown.signal,

@@ -19,6 +19,7 @@ import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
 import { startSimulatorKit } from '../../support/simulator-kit.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { startWorkerService } from '../../../src/worker/worker-service.js';
+import { openOutcomes } from '../../../src/app/open-outcomes.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 import { PawProcess } from '../../support/paw-process.js';
 import { redisContents } from '../../support/redis-contents.js';
@@ -152,7 +153,10 @@ export async function startWorkerTestKit(
     startInProcessWorker: async (overrides = {}) => {
       const logs = captureLogs('debug');
       const shutdown = new Shutdown({ logger: logs.logger, graceMs: 5_000 });
-      await startWorkerService({ settings: settings(overrides), logger: logs.logger, shutdown });
+      const own = settings(overrides);
+      // As `paw worker` does: the process's outcomes first, so that they close after the workers.
+      const outcomes = await openOutcomes({ settings: own, logger: logs.logger, shutdown });
+      await startWorkerService({ settings: own, logger: logs.logger, shutdown, outcomes });
       const worker = { logs, stop: () => shutdown.run('test over') };
       inProcess.push(worker);
       return worker;
