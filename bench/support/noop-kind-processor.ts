@@ -1,6 +1,6 @@
 import type { JobKind } from '../../src/definitions/job-definition.js';
 import { parseRunJobData } from '../../src/queue/run-job.js';
-import type { KindProcessorFactory } from '../../src/processing/kind-processor.js';
+import type { ProcessorFactory } from '../../src/worker/processor-registry.js';
 
 /**
  * A processor that does nothing but what paw does around every run: validate the job data,
@@ -8,14 +8,14 @@ import type { KindProcessorFactory } from '../../src/processing/kind-processor.j
  * to `startWorkerService` through its `factories` option and never registered as a kind paw
  * ships (src/worker/processor-registry.ts is untouched).
  */
-export function noopProcessorFactory(kind: JobKind): KindProcessorFactory {
-  return (dependencies) => ({
+export function noopProcessorFactory(kind: JobKind): ProcessorFactory {
+  return ({ outcomes: { store } }) => ({
     kind,
     async process(job) {
       const data = parseRunJobData(job.data);
-      const { started } = await dependencies.outcomes.startRun(data.runId);
+      const { started } = await store.startRun(data.runId);
       if (!started) return;
-      await dependencies.outcomes.finishRun(data.runId, { status: 'succeeded' });
+      await store.finishRun(data.runId, { status: 'succeeded' });
     },
   });
 }

@@ -66,7 +66,7 @@ export interface LeaseOptions {
  * A lease is not a proof of exclusivity (a process stalled past its lease can wake up), so the
  * work it protects is still written to be safe to repeat.
  */
-export async function withLease<T>(
+async function withLease<T>(
   redis: Redis,
   key: string,
   owner: string,
@@ -110,5 +110,28 @@ async function holding<T>(
   } finally {
     clearInterval(renewal);
     await releaseScript.run(redis, [key], [owner]).catch(() => undefined);
+  }
+}
+
+/**
+ * The leases of one kind of thing paw changes on the platform (an SLA Domain, a service account),
+ * one per id: {@link withLease} with the connection, each id's key and the timings bound, so that
+ * whoever takes turns on them holds no Redis connection of its own.
+ */
+export class Leases {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyOf: (id: string) => string,
+    private readonly timing: Omit<LeaseOptions, 'signal'>,
+  ) {}
+
+  /** Runs `work` holding the lease of `id` for `owner` (see withLease above). */
+  hold<T>(
+    id: string,
+    owner: string,
+    signal: AbortSignal | undefined,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    return withLease(this.redis, this.keyOf(id), owner, { ...this.timing, signal }, work);
   }
 }

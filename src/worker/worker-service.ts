@@ -12,8 +12,9 @@ import { RedisErrorLog } from '../redis/redis-error-log.js';
 import { RunQueues, queueNameOf, workerOptionsFor } from '../queue/run-queues.js';
 import { SharedRequestGate } from '../queue/shared-request-gate.js';
 import { observeJob, type JobObserver } from './job-observer.js';
-import type { KindProcessor, WorkerDependencies } from '../processing/kind-processor.js';
+import type { KindProcessor } from '../processing/kind-processor.js';
 import { PROCESSOR_FACTORIES, type ProcessorFactories } from './processor-registry.js';
+import type { WorkerResources } from './worker-resources.js';
 import { resolveWorkerKinds } from './worker-kinds.js';
 
 export interface WorkerServiceOptions {
@@ -102,15 +103,13 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
   shutdown.add('queues (worker)', () => queues.close());
   await queues.applyGlobalConcurrency();
 
-  const dependencies: WorkerDependencies = {
+  const resources: WorkerResources = {
     settings,
     logger,
     platform,
-    outcomes: options.outcomes.store,
-    queries: options.outcomes.queries,
+    outcomes: options.outcomes,
     queues,
     redis,
-    shutdownSignal: shutdown.signal,
     crashPoints,
   };
 
@@ -131,7 +130,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
   for (const kind of kinds) {
     const factory = factories[kind];
     if (factory === undefined) continue; // resolveWorkerKinds only returns kinds with one
-    const processor = factory(dependencies);
+    const processor = factory(resources);
     processors.push([kind, processor]);
     const queueName = queueNameOf(settings.queues, kind);
     queueNames.set(kind, queueName);

@@ -13,7 +13,7 @@ import type { PlatformClient } from '../../platform/platform-client.js';
  */
 export async function isPawsOwnAccount(
   platform: PlatformClient,
-  settings: Settings,
+  settings: { readonly platform: Pick<Settings['platform'], 'credentialsFile'> },
   clientId: string,
   sink: string,
 ): Promise<boolean> {

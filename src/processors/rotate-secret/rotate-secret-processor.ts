@@ -3,12 +3,8 @@ import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from '../../log/logger.js';
 import { RUN_JOB_NAME, isRunOf, parseRunJobData, type RunJobDataOf } from '../../queue/run-job.js';
-import { LeaseBusyError, withLease } from '../../redis/redis-lease.js';
-import type {
-  KindProcessor,
-  KindProcessorFactory,
-  WorkerDependencies,
-} from '../../processing/kind-processor.js';
+import { LeaseBusyError } from '../../redis/redis-lease.js';
+import type { KindProcessor } from '../../processing/kind-processor.js';
 import { failureMessage } from '../../processing/job-failure.js';
 import {
   retryError,
@@ -17,8 +13,8 @@ import {
   type JobStep,
 } from '../../processing/settle-failure.js';
 import { attemptNumber } from '../../processing/step-job.js';
+import type { RotateSecretDependencies } from './rotation-dependencies.js';
 import { readJournal } from './rotation-journal.js';
-import { ROTATION_LEASE, RotationKeys } from './rotation-keys.js';
 import { SecretRotation } from './secret-rotation.js';
 
 /** The item key of a run's rotation (one per run). */
@@ -42,9 +38,8 @@ function rotationTarget(clientId: string) {
  * At start-up, the worker finishes rotations that a crash interrupted and no job will retry.
  * Failures are settled by the one policy (src/processing/settle-failure.ts).
  */
-export const createRotateSecretProcessor: KindProcessorFactory = (dependencies) => {
-  const keys = new RotationKeys(dependencies.settings.redis.prefix);
-  const rotation = new SecretRotation(dependencies, keys);
+export function createRotateSecretProcessor(dependencies: RotateSecretDependencies): KindProcessor {
+  const rotation = new SecretRotation(dependencies);
 
   const processor: KindProcessor = {
     kind: 'rotate-secret',
@@ -75,22 +70,22 @@ export const createRotateSecretProcessor: KindProcessorFactory = (dependencies) 
           return;
         }
         settles = rotationFailureRecords(dependencies, data, attempt, step.logger);
-        await runRotation(dependencies, keys, rotation, data, attempt, signal);
+        await runRotation(dependencies, rotation, data, attempt, signal);
       } catch (error) {
         return settleFailure({ ...step, error, doing: 'the rotation', ...settles });
       }
     },
-    recover: (signal) => recoverInterruptedRotations(dependencies, keys, rotation, signal),
+    recover: (signal) => recoverInterruptedRotations(dependencies, rotation, signal),
   };
   return processor;
-};
+}
 
 /**
  * How a started rotation's failure is recorded: for good, as its item failed and the run
  * finished; or, when the job will be retried, as a note on its item that this attempt failed.
  */
 function rotationFailureRecords(
-  dependencies: WorkerDependencies,
+  dependencies: RotateSecretDependencies,
   data: RunJobDataOf<'rotate-secret'>,
   attempt: number,
   logger: Logger,
@@ -127,8 +122,7 @@ function rotationFailureRecords(
 
 /** Rotates the secret of a started run, holding the account's lease, and finishes the run. */
 async function runRotation(
-  dependencies: WorkerDependencies,
-  keys: RotationKeys,
+  dependencies: RotateSecretDependencies,
   rotation: SecretRotation,
   data: RunJobDataOf<'rotate-secret'>,
   attempt: number,
@@ -139,50 +133,44 @@ async function runRotation(
   const clientId = definition.serviceAccount.clientId;
   const sink = definition.sink.file;
   const target = rotationTarget(clientId);
-  await withLease(
-    dependencies.redis,
-    keys.lease(clientId),
-    runId,
-    { ...ROTATION_LEASE, signal },
-    async () => {
-      const done = await outcomes.getItem(runId, ROTATION_ITEM_KEY);
-      if (done?.status !== 'succeeded') {
-        await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
-          status: 'running',
-          ...target,
-          attempts: attempt,
-          startedAt: done?.startedAt ?? new Date(),
-        });
-        const result = await rotation.rotate({ runId, clientId, sink }, signal);
-        await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
-          status: 'succeeded',
-          ...target,
-          attempts: attempt,
-          finishedAt: new Date(),
-          errorCode: null,
-          errorMessage: null,
-          reason: result.ownAccount
-            ? "rotated paw's own secret; paw switched to the new one"
-            : 'rotated; the new secret is in the sink',
-          details: {
-            sink,
-            ownAccount: result.ownAccount,
-            rotations: result.rotations,
-            recoveredInterruptedRotation: result.recoveredInterrupted,
-            ...(result.refusedAccessTokenOrigin === undefined
-              ? {}
-              : { refusedAccessTokenOrigin: result.refusedAccessTokenOrigin }),
-          },
-        });
-        crashPoints.reach('rotate.after-outcome');
-      }
-      // The outcome is recorded: the journal (if this run's) is no longer needed.
-      const journal = await readJournal(sink, { clientId }, logger);
-      if (journal !== undefined && journal.runId === runId && journal.phase === 'sink-written') {
-        await rotation.complete(journal);
-      }
-    },
-  );
+  await dependencies.accountLeases.hold(clientId, runId, signal, async () => {
+    const done = await outcomes.getItem(runId, ROTATION_ITEM_KEY);
+    if (done?.status !== 'succeeded') {
+      await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
+        status: 'running',
+        ...target,
+        attempts: attempt,
+        startedAt: done?.startedAt ?? new Date(),
+      });
+      const result = await rotation.rotate({ runId, clientId, sink }, signal);
+      await outcomes.recordItem(runId, ROTATION_ITEM_KEY, {
+        status: 'succeeded',
+        ...target,
+        attempts: attempt,
+        finishedAt: new Date(),
+        errorCode: null,
+        errorMessage: null,
+        reason: result.ownAccount
+          ? "rotated paw's own secret; paw switched to the new one"
+          : 'rotated; the new secret is in the sink',
+        details: {
+          sink,
+          ownAccount: result.ownAccount,
+          rotations: result.rotations,
+          recoveredInterruptedRotation: result.recoveredInterrupted,
+          ...(result.refusedAccessTokenOrigin === undefined
+            ? {}
+            : { refusedAccessTokenOrigin: result.refusedAccessTokenOrigin }),
+        },
+      });
+      crashPoints.reach('rotate.after-outcome');
+    }
+    // The outcome is recorded: the journal (if this run's) is no longer needed.
+    const journal = await readJournal(sink, { clientId }, logger);
+    if (journal !== undefined && journal.runId === runId && journal.phase === 'sink-written') {
+      await rotation.complete(journal);
+    }
+  });
   await outcomes.finishRun(runId);
 }
 
@@ -192,24 +180,22 @@ async function runRotation(
  * crashed one, goes first). A failure is logged per sink and does not stop the others.
  */
 async function recoverInterruptedRotations(
-  dependencies: WorkerDependencies,
-  keys: RotationKeys,
+  dependencies: RotateSecretDependencies,
   rotation: SecretRotation,
   signal: AbortSignal,
 ): Promise<void> {
-  const { logger } = dependencies;
-  for (const { sink, clientId } of await rotation.pendingSinks()) {
+  const { logger, pendingSinks } = dependencies;
+  for (const { sink, clientId } of await pendingSinks.list()) {
     if (signal.aborted) return;
     try {
-      await withLease(
-        dependencies.redis,
-        keys.lease(clientId),
+      await dependencies.accountLeases.hold(
+        clientId,
         `recovery-${randomUUID()}`,
-        { ...ROTATION_LEASE, signal },
+        signal,
         async () => {
           const journal = await readJournal(sink, { clientId }, logger);
           if (journal === undefined) {
-            await rotation.forgetSink(sink);
+            await pendingSinks.remove(sink);
             return;
           }
           const { rotated } = await rotation.finishInterrupted(journal, signal);

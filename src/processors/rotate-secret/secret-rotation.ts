@@ -9,9 +9,8 @@ import {
   ProtocolError,
   isPlatformError,
 } from '../../platform/http/platform-errors.js';
-import type { WorkerDependencies } from '../../processing/kind-processor.js';
 import { isPawsOwnAccount } from './own-account.js';
-import type { RotationKeys } from './rotation-keys.js';
+import type { RotateSecretDependencies } from './rotation-dependencies.js';
 import {
   deleteJournal,
   readJournal,
@@ -78,10 +77,7 @@ const VERIFY_ATTEMPTS = 4;
  * Whoever holds the account's lease may run it; callers take the lease.
  */
 export class SecretRotation {
-  constructor(
-    private readonly dependencies: WorkerDependencies,
-    private readonly keys: RotationKeys,
-  ) {}
+  constructor(private readonly dependencies: RotateSecretDependencies) {}
 
   async rotate(request: RotationRequest, signal?: AbortSignal): Promise<RotationResult> {
     const { platform, settings, crashPoints, logger } = this.dependencies;
@@ -104,7 +100,7 @@ export class SecretRotation {
     const recoveryToken = ownAccount ? await this.recoveryToken(signal) : undefined;
     crashPoints.reach('rotate.after-recovery-token');
 
-    await this.dependencies.redis.hset(this.keys.journals(), sink, clientId);
+    await this.dependencies.pendingSinks.add(sink, clientId);
     const now = new Date().toISOString();
     const journal: RotationJournal = {
       runId,
@@ -185,7 +181,7 @@ export class SecretRotation {
   async complete(journal: Pick<RotationJournal, 'sink' | 'recoveryToken'>): Promise<void> {
     await deleteJournal(journal.sink);
     this.dependencies.crashPoints.reach('rotate.after-journal-delete');
-    await this.dependencies.redis.hdel(this.keys.journals(), journal.sink);
+    await this.dependencies.pendingSinks.remove(journal.sink);
     if (journal.recoveryToken !== undefined) {
       await this.dependencies.platform.accessTokens
         .revoke(journal.recoveryToken)
@@ -301,17 +297,6 @@ export class SecretRotation {
       );
     }
     return token;
-  }
-
-  /** The sinks whose rotation may be unfinished (a journal may be beside them). */
-  async pendingSinks(): Promise<{ sink: string; clientId: string }[]> {
-    const entries = await this.dependencies.redis.hgetall(this.keys.journals());
-    return Object.entries(entries).map(([sink, clientId]) => ({ sink, clientId }));
-  }
-
-  /** Forgets a sink whose journal is gone (its rotation ended). */
-  async forgetSink(sink: string): Promise<void> {
-    await this.dependencies.redis.hdel(this.keys.journals(), sink);
   }
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Settings } from '../../config/settings-schema.js';
 import { RUN_ID_PATTERN, itemJobId } from '../../queue/run-id.js';
 import type { RunQueues } from '../../queue/run-queues.js';
+import type { SlaWindowDependencies } from './window-dependencies.js';
 
 /** The BullMQ job name of a window's resume, on the `sla-window` queue beside its `run` job. */
 export const RESUME_JOB_NAME = 'resume';
@@ -36,7 +36,7 @@ function resumeJobId(runId: string): string {
  */
 export async function enqueueResume(
   queues: RunQueues,
-  settings: Settings,
+  settings: SlaWindowDependencies['settings'],
   data: ResumeJobData,
   now: Date,
 ): Promise<void> {

@@ -1,13 +1,12 @@
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
 import { RUN_JOB_NAME, isRunOf, parseRunJobData } from '../../queue/run-job.js';
-import type { KindProcessor, KindProcessorFactory } from '../../processing/kind-processor.js';
+import type { KindProcessor } from '../../processing/kind-processor.js';
 import { settleFailure, type JobStep, type RecordFailed } from '../../processing/settle-failure.js';
 import { attemptNumber } from '../../processing/step-job.js';
 import { RESUME_JOB_NAME, resumeJobDataSchema } from './resume-job.js';
-import { SlaHolds } from './sla-holds.js';
 import { WindowClosing } from './window-closing.js';
-import { WindowKeys } from './window-keys.js';
+import type { SlaWindowDependencies } from './window-dependencies.js';
 import { WindowOpening } from './window-opening.js';
 
 /**
@@ -16,11 +15,9 @@ import { WindowOpening } from './window-opening.js';
  * one policy (src/processing/settle-failure.ts): each SLA Domain's as it comes, the job's as a
  * whole here.
  */
-export const createSlaWindowProcessor: KindProcessorFactory = (dependencies) => {
-  const keys = new WindowKeys(dependencies.settings.redis.prefix);
-  const holds = new SlaHolds(dependencies.redis, keys);
-  const opening = new WindowOpening(dependencies, holds, keys);
-  const closing = new WindowClosing(dependencies, holds, keys);
+export function createSlaWindowProcessor(dependencies: SlaWindowDependencies): KindProcessor {
+  const opening = new WindowOpening(dependencies);
+  const closing = new WindowClosing(dependencies);
 
   const processor: KindProcessor = {
     kind: 'sla-window',
@@ -62,4 +59,4 @@ export const createSlaWindowProcessor: KindProcessorFactory = (dependencies) => 
     },
   };
   return processor;
-};
+}

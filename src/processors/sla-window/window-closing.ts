@@ -1,14 +1,12 @@
 import { NotFoundError } from '../../platform/http/platform-errors.js';
 import type { SlaDomain } from '../../platform/records/sla-domain.js';
-import { withLease } from '../../redis/redis-lease.js';
-import type { WorkerDependencies } from '../../processing/kind-processor.js';
 import type { FailureFacts } from '../../processing/job-failure.js';
 import type { JobStep } from '../../processing/settle-failure.js';
 import { TargetFailures } from '../../processing/target-failures.js';
 import type { ResumeJobData } from './resume-job.js';
-import type { Released, RunHold, SlaHolds } from './sla-holds.js';
+import type { Released, RunHold } from './sla-holds.js';
+import type { SlaWindowDependencies } from './window-dependencies.js';
 import { recordUnlessFinal, targetFields, windowItemKey } from './window-items.js';
-import { WINDOW_LEASE, type WindowKeys } from './window-keys.js';
 import { pauseStatusOf } from './window-target.js';
 
 /** How long the "window ended" mark is kept: longer than any retry of the window's pause. */
@@ -26,11 +24,7 @@ const ENDED_MARK_SECONDS = 30 * 86_400;
  * retry after a crash resumes again (resuming is idempotent) and finds the items already final.
  */
 export class WindowClosing {
-  constructor(
-    private readonly dependencies: WorkerDependencies,
-    private readonly holds: SlaHolds,
-    private readonly keys: WindowKeys,
-  ) {}
+  constructor(private readonly dependencies: SlaWindowDependencies) {}
 
   /**
    * Closes the window of a run. An SLA Domain that cannot be resumed is settled on its own
@@ -41,11 +35,11 @@ export class WindowClosing {
     const { signal } = step;
     const { crashPoints } = this.dependencies;
     const { runId } = data;
-    await this.holds.markEnded(runId, ENDED_MARK_SECONDS);
+    await this.dependencies.holds.markEnded(runId, ENDED_MARK_SECONDS);
     crashPoints.reach('window.after-mark-ended');
 
     const byDomain = new Map<string, RunHold[]>();
-    for (const hold of await this.holds.holdsOf(runId)) {
+    for (const hold of await this.dependencies.holds.holdsOf(runId)) {
       const list = byDomain.get(hold.slaDomainId) ?? [];
       list.push(hold);
       byDomain.set(hold.slaDomainId, list);
@@ -54,12 +48,8 @@ export class WindowClosing {
     const failures = new TargetFailures(step);
     for (const [slaDomainId, holds] of byDomain) {
       try {
-        await withLease(
-          this.dependencies.redis,
-          this.keys.lease(slaDomainId),
-          `${runId}/resume`,
-          { ...WINDOW_LEASE, signal },
-          () => this.resumeDomain(runId, slaDomainId, holds, signal),
+        await this.dependencies.domainLeases.hold(slaDomainId, `${runId}/resume`, signal, () =>
+          this.resumeDomain(runId, slaDomainId, holds, signal),
         );
       } catch (error) {
         await failures.settle(error, {
@@ -70,7 +60,7 @@ export class WindowClosing {
             // The holds stay: the next window to end on this SLA Domain resumes it (see sla-holds.ts).
             for (const hold of holds) {
               await this.record(runId, hold, failedOutcome(facts));
-              await this.holds.forget(runId, hold);
+              await this.dependencies.holds.forget(runId, hold);
             }
           },
         });
@@ -89,7 +79,8 @@ export class WindowClosing {
     const { platform, crashPoints, logger } = this.dependencies;
     const now = new Date();
     const plans = new Map<RunHold, Released>();
-    for (const hold of holds) plans.set(hold, await this.holds.release(runId, hold, now));
+    for (const hold of holds)
+      plans.set(hold, await this.dependencies.holds.release(runId, hold, now));
     const due = holds.filter((hold) => plans.get(hold)?.result === 'resume');
 
     let current: SlaDomain | undefined;
@@ -125,8 +116,8 @@ export class WindowClosing {
       await this.record(runId, hold, resumeOutcome(plan, gone, resumed.includes(hold)));
     }
     for (const hold of holds) {
-      if (plans.get(hold)?.result !== 'not-held') await this.holds.finish(runId, hold);
-      await this.holds.forget(runId, hold);
+      if (plans.get(hold)?.result !== 'not-held') await this.dependencies.holds.finish(runId, hold);
+      await this.dependencies.holds.forget(runId, hold);
     }
     logger.info(
       {

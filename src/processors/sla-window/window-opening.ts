@@ -1,15 +1,13 @@
 import type { RunJobDataOf } from '../../queue/run-job.js';
-import { withLease } from '../../redis/redis-lease.js';
 import { parseDuration } from '../../time/duration.js';
-import type { WorkerDependencies } from '../../processing/kind-processor.js';
 import type { FailureFacts } from '../../processing/job-failure.js';
 import type { JobStep } from '../../processing/settle-failure.js';
 import { TargetFailures } from '../../processing/target-failures.js';
 import type { Logger } from '../../log/logger.js';
 import { enqueueResume } from './resume-job.js';
-import type { Acquired, SlaHolds } from './sla-holds.js';
+import type { Acquired } from './sla-holds.js';
+import type { SlaWindowDependencies } from './window-dependencies.js';
 import { recordUnlessFinal, targetFields, windowItemKey } from './window-items.js';
-import { WINDOW_LEASE, type WindowKeys } from './window-keys.js';
 import {
   pauseStatusOf,
   resolveWindowTargets,
@@ -36,11 +34,7 @@ const WINDOW_ITEM_KEY = 'window/pause';
  * recorded for good (permanent, or the job's last attempt) or left for the job's retry.
  */
 export class WindowOpening {
-  constructor(
-    private readonly dependencies: WorkerDependencies,
-    private readonly holds: SlaHolds,
-    private readonly keys: WindowKeys,
-  ) {}
+  constructor(private readonly dependencies: SlaWindowDependencies) {}
 
   /**
    * Starts the window's run; false when it has already finished (or was skipped): nothing to do.
@@ -87,7 +81,7 @@ export class WindowOpening {
     );
     crashPoints.reach('window.after-resume-enqueued');
 
-    if (Date.now() >= windowEnd.getTime() || (await this.holds.hasEnded(runId))) {
+    if (Date.now() >= windowEnd.getTime() || (await this.dependencies.holds.hasEnded(runId))) {
       await outcomes.recordItem(runId, WINDOW_ITEM_KEY, {
         status: 'failed',
         action: 'pause',
@@ -111,12 +105,8 @@ export class WindowOpening {
     const failures = new TargetFailures(step);
     for (const domain of resolved.domains) {
       try {
-        await withLease(
-          this.dependencies.redis,
-          this.keys.lease(domain.id),
-          `${runId}/pause`,
-          { ...WINDOW_LEASE, signal },
-          () => this.pauseDomain(runId, domain, windowEnd, signal),
+        await this.dependencies.domainLeases.hold(domain.id, `${runId}/pause`, signal, () =>
+          this.pauseDomain(runId, domain, windowEnd, signal),
         );
       } catch (error) {
         await failures.settle(error, {
@@ -151,7 +141,13 @@ export class WindowOpening {
     const decisions = new Map<WindowTarget, Acquired>();
     for (const target of domain.targets) {
       const observed = pauseStatusOf(current, target.clusterId);
-      const acquired = await this.holds.acquire(runId, target, windowEnd, observed, new Date());
+      const acquired = await this.dependencies.holds.acquire(
+        runId,
+        target,
+        windowEnd,
+        observed,
+        new Date(),
+      );
       decisions.set(target, acquired);
       if (acquired.owner !== undefined) {
         // The intent, before the pause: this window's resume will release this hold.

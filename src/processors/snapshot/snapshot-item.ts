@@ -15,7 +15,6 @@ import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
 import { trackedId, type SnapshotTracking } from '../../platform/jobs/snapshot-tracking.js';
 import type { Workload } from '../../platform/records/workload.js';
 import { failureFacts, isTransientFailure } from '../../processing/job-failure.js';
-import type { WorkerDependencies } from '../../processing/kind-processor.js';
 import { recordItemAndMaybeFinish } from '../../processing/record-item.js';
 import { retryError, settleFailure } from '../../processing/settle-failure.js';
 import {
@@ -33,6 +32,7 @@ import {
   type ItemDetails,
 } from './item-details.js';
 import { endOf } from './job-end.js';
+import type { SnapshotDependencies } from './snapshot-dependencies.js';
 import { snapshotItemDataSchema, type SnapshotItemData } from './snapshot-item-job.js';
 import { findEarlierTrigger } from './trigger-reconciliation.js';
 
@@ -64,7 +64,7 @@ type Context = {
 export class SnapshotItemJob {
   private readonly queries: OutcomeQueries;
 
-  constructor(private readonly dependencies: WorkerDependencies) {
+  constructor(private readonly dependencies: SnapshotDependencies) {
     this.queries = dependencies.queries;
   }
 

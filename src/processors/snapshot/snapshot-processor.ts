@@ -1,6 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { RUN_JOB_NAME } from '../../queue/run-job.js';
-import type { KindProcessor, WorkerDependencies } from '../../processing/kind-processor.js';
+import type { KindProcessor } from '../../processing/kind-processor.js';
+import type { SnapshotDependencies } from './snapshot-dependencies.js';
 import { SNAPSHOT_ITEM_JOB_NAME } from './snapshot-item-job.js';
 import { SnapshotItemJob } from './snapshot-item.js';
 import { SnapshotRunJob } from './snapshot-run.js';
@@ -10,7 +11,7 @@ import { SnapshotRunJob } from './snapshot-run.js';
  * items, fan out; snapshot-run.ts) and the `snapshot-item` jobs they add, one per workload
  * (intent, trigger, poll; snapshot-item.ts).
  */
-export function createSnapshotProcessor(dependencies: WorkerDependencies): KindProcessor {
+export function createSnapshotProcessor(dependencies: SnapshotDependencies): KindProcessor {
   const runs = new SnapshotRunJob(dependencies);
   const items = new SnapshotItemJob(dependencies);
   return {

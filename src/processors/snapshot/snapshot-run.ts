@@ -7,9 +7,9 @@ import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemUpdate } from '../../outcomes/outcome-records.js';
 import { itemJobId } from '../../queue/run-id.js';
 import { isRunOf, parseRunJobData, type RunJobData } from '../../queue/run-job.js';
-import type { WorkerDependencies } from '../../processing/kind-processor.js';
 import { settleFailure } from '../../processing/settle-failure.js';
 import { resolveRetention, type ResolvedRetention } from './retention.js';
+import type { SnapshotDependencies } from './snapshot-dependencies.js';
 import { SNAPSHOT_ITEM_JOB_NAME, type SnapshotItemData } from './snapshot-item-job.js';
 import { resolveTargets } from './targets.js';
 import { attemptNumber } from '../../processing/step-job.js';
@@ -34,7 +34,7 @@ const BATCH = 500;
 export class SnapshotRunJob {
   private readonly queries: OutcomeQueries;
 
-  constructor(private readonly dependencies: WorkerDependencies) {
+  constructor(private readonly dependencies: SnapshotDependencies) {
     this.queries = dependencies.queries;
   }
 

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDefinition } from '../../../src/definitions/job-definition.js';
-import { createRotateSecretProcessor } from '../../../src/processors/rotate-secret/rotate-secret-processor.js';
 import {
   journalPathOf,
   readJournal,
@@ -48,7 +47,7 @@ async function exists(file: string): Promise<boolean> {
 
 describe('rotate-secret', () => {
   it("rotates another account's secret into a 0600 sink and records the outcome", async () => {
-    worker = await harness.startWorker('rotate-secret', createRotateSecretProcessor);
+    worker = await harness.startWorker('rotate-secret');
     const app = await createTestAccount(
       harness.platform,
       harness.sim,
@@ -88,7 +87,7 @@ describe('rotate-secret', () => {
   it("rotates paw's own secret into its credentials file and switches to it at once", async () => {
     const own = await createTestAccount(harness.platform, harness.sim, dir, 'own');
     const dependencies = await harness.dependenciesFor(own.file);
-    worker = await harness.startWorker('rotate-secret', createRotateSecretProcessor, dependencies);
+    worker = await harness.startWorker('rotate-secret', dependencies);
     const before = await secretIn(own.file);
 
     const runId = await harness.fire(rotation('rotate-own', own.clientId, own.file));
@@ -113,11 +112,7 @@ describe('rotate-secret', () => {
 
   it("refuses to rotate paw's own account into any file but its credentials file", async () => {
     const own = await createTestAccount(harness.platform, harness.sim, dir, 'own-elsewhere');
-    worker = await harness.startWorker(
-      'rotate-secret',
-      createRotateSecretProcessor,
-      await harness.dependenciesFor(own.file),
-    );
+    worker = await harness.startWorker('rotate-secret', await harness.dependenciesFor(own.file));
     const elsewhere = join(dir, 'elsewhere.json');
     const runId = await harness.fire(rotation('rotate-own-elsewhere', own.clientId, elsewhere));
     const run = await harness.waitForRun(runId);
@@ -132,7 +127,7 @@ describe('rotate-secret', () => {
   });
 
   it("never overwrites a sink that holds another account's credentials", async () => {
-    worker = await harness.startWorker('rotate-secret', createRotateSecretProcessor);
+    worker = await harness.startWorker('rotate-secret');
     const app = await createTestAccount(harness.platform, harness.sim, dir, 'victim-app');
     const other = await createTestAccount(harness.platform, harness.sim, dir, 'victim-other');
     const runId = await harness.fire(rotation('rotate-wrong-sink', app.clientId, other.file));
@@ -156,7 +151,6 @@ describe('rotate-secret', () => {
     );
     worker = await harness.startWorker(
       'rotate-secret',
-      createRotateSecretProcessor,
       await harness.dependenciesFor(readOnly.file),
     );
     const app = await createTestAccount(harness.platform, harness.sim, dir, 'refused-app');
@@ -172,7 +166,7 @@ describe('rotate-secret', () => {
   });
 
   it('repairs on the retry when the new secret cannot be proven at first', async () => {
-    worker = await harness.startWorker('rotate-secret', createRotateSecretProcessor);
+    worker = await harness.startWorker('rotate-secret');
     const app = await createTestAccount(harness.platform, harness.sim, dir, 'unproven');
     // paw's own token is cached: the next token requests are the proof of the new secret.
     await harness.simControl('PUT', '/_sim/faults', {
@@ -220,7 +214,7 @@ describe('rotate-secret', () => {
     await harness.platform.graphql.serviceAccounts.rotateSecret(own.clientId); // the lost secret
     expect(await authenticates(harness.sim, own.file)).toBe(false);
 
-    const processor = createRotateSecretProcessor(dependencies);
+    const processor = harness.processor('rotate-secret', dependencies);
     await processor.recover?.(new AbortController().signal);
 
     expect(await authenticates(harness.sim, own.file)).toBe(true);

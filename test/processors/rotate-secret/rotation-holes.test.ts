@@ -4,7 +4,6 @@ import type { Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkDefinitions } from '../../../src/definitions/load-definitions.js';
 import type { JobDefinition } from '../../../src/definitions/job-definition.js';
-import { createRotateSecretProcessor } from '../../../src/processors/rotate-secret/rotate-secret-processor.js';
 import { journalPathOf } from '../../../src/processors/rotate-secret/rotation-journal.js';
 import { exampleDefinition, jobsFolder } from '../../support/definitions.js';
 import { startProcessorHarness, type ProcessorHarness } from '../support/processor-harness.js';
@@ -41,7 +40,7 @@ describe('rotation holes', () => {
     const link = join(dir, 'sink-link.json');
     await symlink(own.file, link);
     const dependencies = await harness.dependenciesFor(own.file);
-    worker = await harness.startWorker('rotate-secret', createRotateSecretProcessor, dependencies);
+    worker = await harness.startWorker('rotate-secret', dependencies);
     const before = await secretIn(own.file);
 
     const runId = await harness.fire(rotation('rotate-own-link', own.clientId, link));
@@ -67,7 +66,7 @@ describe('rotation holes', () => {
       'app',
       'Read Only Admin',
     );
-    worker = await harness.startWorker('rotate-secret', createRotateSecretProcessor);
+    worker = await harness.startWorker('rotate-secret');
     await harness.simControl('PUT', '/_sim/access-token-uri', {
       accessTokenUri: 'https://attacker.example/api/client_token',
     });
@@ -109,7 +108,7 @@ describe('rotation holes', () => {
       }),
       { mode: 0o600 },
     );
-    worker = await harness.startWorker('rotate-secret', createRotateSecretProcessor);
+    worker = await harness.startWorker('rotate-secret');
     const runId = await harness.fire(rotation('rotate-planted', app.clientId, app.file));
     expect((await harness.waitForRun(runId)).status).toBe('succeeded');
     await expect(lstat(loot)).rejects.toThrow(/ENOENT/);
@@ -139,7 +138,7 @@ describe('rotation holes', () => {
       'app2',
       'Read Only Admin',
     );
-    worker = await harness.startWorker('rotate-secret', createRotateSecretProcessor);
+    worker = await harness.startWorker('rotate-secret');
     const runId = await harness.fire(
       rotation('rotate-open-folder', app.clientId, join(open, 'sink.json')),
     );

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDefinition } from '../../../src/definitions/job-definition.js';
-import { createSlaWindowProcessor } from '../../../src/processors/sla-window/sla-window-processor.js';
 import { SlaHolds } from '../../../src/processors/sla-window/sla-holds.js';
 import { WindowKeys } from '../../../src/processors/sla-window/window-keys.js';
 import { exampleDefinition } from '../../support/definitions.js';
@@ -16,7 +15,7 @@ beforeAll(async () => {
   holds = new SlaHolds(harness.redis, new WindowKeys(harness.settings.redis.prefix));
   disconnectedClusterId =
     harness.sim.clusters.find((cluster) => cluster.connectionState === 'Disconnected')?.id ?? '';
-  await harness.startWorker('sla-window', createSlaWindowProcessor);
+  await harness.startWorker('sla-window');
 });
 
 afterAll(async () => {

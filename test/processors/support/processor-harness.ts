@@ -16,10 +16,9 @@ import { RunQueues, queueNameOf, workerOptionsFor } from '../../../src/queue/run
 import { RunFirer } from '../../../src/scheduler/run-firer.js';
 import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
-import type {
-  KindProcessorFactory,
-  WorkerDependencies,
-} from '../../../src/processing/kind-processor.js';
+import type { KindProcessor } from '../../../src/processing/kind-processor.js';
+import { PROCESSOR_FACTORIES } from '../../../src/worker/processor-registry.js';
+import type { WorkerResources } from '../../../src/worker/worker-resources.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 import { startSimulatorKit } from '../../support/simulator-kit.js';
@@ -42,18 +41,17 @@ export interface ProcessorHarness {
   readonly outcomes: OutcomeStore;
   readonly queues: RunQueues;
   readonly logs: LogCapture;
-  readonly dependencies: WorkerDependencies;
+  /** What a worker process shares among its processors, as the worker service opens it. */
+  readonly dependencies: WorkerResources;
   /**
-   * Worker dependencies whose platform client runs as the account in `credentialsFile` (the
+   * Worker resources whose platform client runs as the account in `credentialsFile` (the
    * harness's own are `dependencies`).
    */
-  dependenciesFor(credentialsFile: string): Promise<WorkerDependencies>;
-  /** Runs a BullMQ Worker of `kind` around the processor the factory makes. */
-  startWorker(
-    kind: JobKind,
-    factory: KindProcessorFactory,
-    dependencies?: WorkerDependencies,
-  ): Promise<Worker>;
+  dependenciesFor(credentialsFile: string): Promise<WorkerResources>;
+  /** The processor of `kind`, as the worker's registry makes it from `dependencies`. */
+  processor(kind: JobKind, dependencies?: WorkerResources): KindProcessor;
+  /** Runs a BullMQ Worker of `kind` around the processor the registry makes. */
+  startWorker(kind: JobKind, dependencies?: WorkerResources): Promise<Worker>;
   /** Fires a definition as the scheduler would (run record + run job). Returns the run id. */
   fire(definition: JobDefinition, fireTime?: Date): Promise<string>;
   /** Waits until the run's record satisfies `done` (default: it is no longer queued or running). */
@@ -85,19 +83,17 @@ export async function startProcessorHarness(
   const logs = captureLogs('debug');
   const redis = connectTestRedis();
   const platform = await createPlatformClient({ settings, logger: logs.logger });
-  const { store: outcomes, queries } = new Outcomes(redis, settings.redis.prefix);
+  const processOutcomes = new Outcomes(redis, settings.redis.prefix);
+  const outcomes = processOutcomes.store;
   const queues = new RunQueues(redis, settings);
   await queues.applyGlobalConcurrency();
-  const shutdown = new AbortController();
-  const dependencies: WorkerDependencies = {
+  const dependencies: WorkerResources = {
     settings,
     logger: logs.logger,
     platform,
-    outcomes,
-    queries,
+    outcomes: processOutcomes,
     queues,
     redis,
-    shutdownSignal: shutdown.signal,
     crashPoints: NO_CRASH_POINTS,
   };
   const firer = new RunFirer(outcomes, new RunProducer(queues), logs.logger);
@@ -125,8 +121,11 @@ export async function startProcessorHarness(
       clients.push(client);
       return { ...dependencies, settings: own, platform: client };
     },
-    async startWorker(kind, factory, workerDependencies = dependencies) {
-      const processor = factory(workerDependencies);
+    processor(kind, workerDependencies = dependencies) {
+      return processorOf(kind, workerDependencies);
+    },
+    async startWorker(kind, workerDependencies = dependencies) {
+      const processor = processorOf(kind, workerDependencies);
       const connection = connectTestRedis();
       connections.push(connection);
       const worker = new Worker(
@@ -169,7 +168,6 @@ export async function startProcessorHarness(
       return text === '' ? undefined : (JSON.parse(text) as unknown);
     },
     async close() {
-      shutdown.abort();
       await Promise.allSettled(workers.map((worker) => worker.close()));
       await queues.close();
       await Promise.allSettled(clients.map((client) => client.close()));
@@ -177,4 +175,11 @@ export async function startProcessorHarness(
       await kit.close();
     },
   };
+}
+
+/** The processor of `kind` as a worker makes it: through the registry. */
+function processorOf(kind: JobKind, resources: WorkerResources): KindProcessor {
+  const factory = PROCESSOR_FACTORIES[kind];
+  if (factory === undefined) throw new Error(`no processor for ${kind}`);
+  return factory(resources);
 }

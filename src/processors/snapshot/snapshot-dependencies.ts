@@ -1,0 +1,30 @@
+import type { Settings } from '../../config/settings-schema.js';
+import type { CrashPoints } from '../../lifecycle/crash-points.js';
+import type { Logger } from '../../log/logger.js';
+import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
+import type { OutcomeStore } from '../../outcomes/outcome-store.js';
+import type { PlatformClient } from '../../platform/platform-client.js';
+import type { RunQueues } from '../../queue/run-queues.js';
+
+/**
+ * What the snapshot kind uses, and nothing else: the worker's registry
+ * (src/worker/processor-registry.ts) builds it from the worker process's resources.
+ */
+export interface SnapshotDependencies {
+  readonly logger: Logger;
+  /** Triggers, status reads and the lookups that reconcile an earlier trigger. */
+  readonly platform: PlatformClient;
+  /** The run's and each item's record: the one home of an item's state. */
+  readonly outcomes: OutcomeStore;
+  /** The same records, listed: a resumed fan-out's items, the traces other runs recorded. */
+  readonly queries: OutcomeQueries;
+  /** The `snapshot` queue, to add the item jobs. */
+  readonly queues: RunQueues;
+  readonly crashPoints: CrashPoints;
+  /** The settings the kind reads: its polling, the platform's activity delay, the read backoff. */
+  readonly settings: {
+    readonly worker: Pick<Settings['worker'], 'snapshotPoll'>;
+    readonly platform: Pick<Settings['platform'], 'activityDelayMs'>;
+    readonly queues: Pick<Settings['queues'], 'backoff'>;
+  };
+}
