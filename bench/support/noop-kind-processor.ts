@@ -13,7 +13,7 @@ export function noopProcessorFactory(kind: JobKind): ProcessorFactory {
     kind,
     async process(job) {
       const data = parseRunJobData(job.data);
-      const { started } = await store.startRun(data.runId);
+      const { started } = await store.startRun(data.runId, { recordWithNextWrite: true });
       if (!started) return;
       await store.finishRun(data.runId, { status: 'succeeded' });
     },

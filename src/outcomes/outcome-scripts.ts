@@ -45,7 +45,9 @@ return pawCreateRun(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3
 /**
  * Lua helpers shared by the run scripts: `pawReadRun(runKey)` reads a run's hash into a table
  * (nil when there is no such run), `pawRunReply(head, run)` appends its fields, flat, to `head`
- * (what OutcomeStore parses back with runFromHash).
+ * (what OutcomeStore parses back with runFromHash), and `pawStarted(run, startMs)` applies a
+ * worker's start to a queued or running run (running, its first start time kept, one more
+ * attempt) and returns the fields to write (nil for a run that has ended).
  */
 const RUN_HASH_FUNCTIONS = `
 local function pawReadRun(runKey)
@@ -61,6 +63,13 @@ local function pawRunReply(head, run)
     head[#head + 1] = value
   end
   return head
+end
+local function pawStarted(run, startMs)
+  if run.status ~= 'queued' and run.status ~= 'running' then return nil end
+  run.status = 'running'
+  run.startedAt = run.startedAt or startMs
+  run.attempts = tostring((tonumber(run.attempts or '0') or 0) + 1)
+  return {'status', 'running', 'startedAt', run.startedAt, 'attempts', run.attempts}
 end
 `;
 
@@ -87,11 +96,9 @@ if status == 'queued' and startBy and tonumber(ARGV[1]) > startBy then
   redis.call('HSET', KEYS[1], 'status', run.status, 'finishedAt', run.finishedAt, 'reason', run.reason)
   redis.call('ZREM', ARGV[3] .. ':active:' .. (run.definitionId or ''), ARGV[2])
   missedNow = '1'
-elseif status == 'queued' or status == 'running' then
-  run.status = 'running'
-  run.startedAt = run.startedAt or ARGV[1]
-  run.attempts = tostring((tonumber(run.attempts or '0') or 0) + 1)
-  redis.call('HSET', KEYS[1], 'status', 'running', 'startedAt', run.startedAt, 'attempts', run.attempts)
+else
+  local started = pawStarted(run, ARGV[1])
+  if started then redis.call('HSET', KEYS[1], unpack(started)) end
 end
 return pawRunReply({status, missedNow}, run)
 `,
@@ -99,7 +106,8 @@ return pawRunReply({status, missedNow}, run)
 
 /**
  * The Lua function that finishes a run: `pawFinishRun(runKey, base, runId, nowMs, status ('' to
- * derive it from the item counters), errorCode, errorMessage)`. A run the scheduler recorded as
+ * derive it from the item counters), errorCode, errorMessage, startMs ('' or a worker's start
+ * deferred to this write))`. A run the scheduler recorded as
  * skipped or missed is left as it is, and so is an ended run when the status is to be derived.
  * Takes the run out of its definition's active runs
  * (`<base>:active:<definitionId>`). Returns {final status, status before the call, ...the run's
@@ -107,11 +115,14 @@ return pawRunReply({status, missedNow}, run)
  * that ended the run from a repeat, and report the run without reading it again.
  */
 const FINISH_RUN_FUNCTION = `${RUN_HASH_FUNCTIONS}
-local function pawFinishRun(runKey, base, runId, nowMs, wanted, errorCode, errorMessage)
+local function pawFinishRun(runKey, base, runId, nowMs, wanted, errorCode, errorMessage, startMs)
   local run = pawReadRun(runKey)
   if not run then return {'', ''} end
   local current = run.status or ''
   local function reply(final) return pawRunReply({final, current}, run) end
+  -- A start deferred to this write (OutcomeStore.startRun's recordWithNextWrite).
+  local started = nil
+  if startMs ~= '' then started = pawStarted(run, startMs) end
   if current == 'skipped' or current == 'missed' then return reply(current) end
   -- Deriving the end again of a run that has ended changes nothing (a repeated step).
   if wanted == '' and current ~= 'queued' and current ~= 'running' then return reply(current) end
@@ -126,6 +137,9 @@ local function pawFinishRun(runKey, base, runId, nowMs, wanted, errorCode, error
   run.status = status
   run.finishedAt = nowMs
   local fields = {'status', status, 'finishedAt', nowMs}
+  if started then
+    for i = 3, #started do fields[#fields + 1] = started[i] end
+  end
   if errorCode ~= '' then
     run.errorCode = errorCode
     fields[#fields + 1] = 'errorCode'
@@ -153,16 +167,27 @@ export const NOT_RECORDED = 'PAW_NOT_RECORDED';
  * itemKey, nowMs, the patch JSON (compact names; JSON null clears a field), the status the item
  * must have for the update to happen ('' for any), and '1' to merge the patch's details into
  * the item's instead of replacing them, and '1' to finish the run in the same step when this
- * update ends its last item still queued or running (pawFinishRun).
+ * update ends its last item still queued or running (pawFinishRun), and '' or the time of a
+ * worker's start of the run deferred to this write (pawStarted).
  * Returns the previous status ('' for a new item), the stored JSON, and the run's counters after
  * the update (total, then one per item status in ITEM_STATUSES order), read in the same step,
  * then, when it finished the run, pawFinishRun's reply; `{NOT_RECORDED, stored JSON or ''}` when the item's status was not the one required; or a
  * Redis error reply `PAW_NO_SUCH_RUN`.
  */
 const RECORD_ITEM_FUNCTION = `
-local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patchJson, onlyIf, merge, finishIfLast)
-  local fireMs = redis.call('HGET', runKey, 'fireMs')
-  if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
+local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patchJson, onlyIf, merge, finishIfLast, startMs)
+  local fireMs
+  if startMs ~= '' then
+    -- A start deferred to this write (OutcomeStore.startRun's recordWithNextWrite).
+    local run = redis.call('HMGET', runKey, 'fireMs', 'status', 'startedAt', 'attempts')
+    fireMs = run[1]
+    if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
+    local started = pawStarted({status = run[2], startedAt = run[3] or nil, attempts = run[4] or nil}, startMs)
+    if started then redis.call('HSET', runKey, unpack(started)) end
+  else
+    fireMs = redis.call('HGET', runKey, 'fireMs')
+    if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
+  end
   local indexed = ${luaSet(INDEXED_ITEM_STATUSES)}
   local old = redis.call('HGET', itemsKey, itemKey)
   local item = {}
@@ -218,7 +243,7 @@ local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patc
   -- would leave a run whose items have all ended running for ever.
   if finishIfLast == '1' and oldStatus ~= newStatus and newStatus ~= 'queued' and newStatus ~= 'running'
       and (tonumber(counts[2]) or 0) + (tonumber(counts[3]) or 0) == 0 then
-    local finished = pawFinishRun(runKey, base, runId, nowMs, '', '', '')
+    local finished = pawFinishRun(runKey, base, runId, nowMs, '', '', '', '')
     for i = 1, #finished do reply[#reply + 1] = finished[i] end
   end
   return reply
@@ -230,12 +255,13 @@ export const recordItemFunction = FINISH_RUN_FUNCTION + RECORD_ITEM_FUNCTION;
 
 /**
  * Creates or updates an item (see RECORD_ITEM_FUNCTION). KEYS: run, items. ARGV: base, runId,
- * itemKey, nowMs, patch JSON, required status, merge, finish the run if last ('1'|'0').
+ * itemKey, nowMs, patch JSON, required status, merge, finish the run if last ('1'|'0'), start
+ * ('' or ms).
  */
 export const recordItemScript = new RedisScript(
   'paw-record-item',
   `${FINISH_RUN_FUNCTION}${RECORD_ITEM_FUNCTION}
-return pawRecordItem(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8])
+return pawRecordItem(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9])
 `,
 );
 
@@ -243,25 +269,32 @@ return pawRecordItem(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[
  * Creates the items of a run that do not exist yet, many at once (a snapshot run's fan-out):
  * one script and a handful of commands per batch instead of a script per item. An item that
  * exists is left exactly as it is, so a repeated fan-out never moves an item back to queued.
- * KEYS: run, items. ARGV: base, runId, nowMs, then itemKey and its JSON (compact names, the
- * `ua` time included) for each item.
+ * KEYS: run, items. ARGV: base, runId, nowMs, start ('' or the time of a worker's start of the
+ * run deferred to this write), then itemKey and its JSON (compact names, the `ua` time included)
+ * for each item.
  * Returns how many were created, or a Redis error reply `PAW_NO_SUCH_RUN`.
  */
 export const createItemsScript = new RedisScript(
   'paw-create-items',
-  `
-local fireMs = redis.call('HGET', KEYS[1], 'fireMs')
+  `${RUN_HASH_FUNCTIONS}
+local run = redis.call('HMGET', KEYS[1], 'fireMs', 'status', 'startedAt', 'attempts')
+local fireMs = run[1]
 if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
+if ARGV[4] ~= '' then
+  -- A start deferred to this write (OutcomeStore.startRun's recordWithNextWrite).
+  local started = pawStarted({status = run[2], startedAt = run[3] or nil, attempts = run[4] or nil}, ARGV[4])
+  if started then redis.call('HSET', KEYS[1], unpack(started)) end
+end
 local base, runId = ARGV[1], ARGV[2]
 local indexed = ${luaSet(INDEXED_ITEM_STATUSES)}
 local keys = {}
-for i = 4, #ARGV, 2 do keys[#keys + 1] = ARGV[i] end
+for i = 5, #ARGV, 2 do keys[#keys + 1] = ARGV[i] end
 local existing = redis.call('HMGET', KEYS[2], unpack(keys))
 local fields, names, perStatus, statusSets = {}, {}, {}, {}
 local created = 0
 for n = 1, #keys do
   if not existing[n] then
-    local itemKey, json = keys[n], ARGV[3 + 2 * n]
+    local itemKey, json = keys[n], ARGV[4 + 2 * n]
     local item = cjson.decode(json)
     fields[#fields + 1] = itemKey
     fields[#fields + 1] = json
@@ -299,12 +332,12 @@ return created
 
 /**
  * Finishes a run. KEYS: run. ARGV: runId, nowMs, status ('' derives it from the item counters),
- * errorCode, errorMessage ('' for none), base. See FINISH_RUN_FUNCTION.
+ * errorCode, errorMessage ('' for none), base, start ('' or ms). See FINISH_RUN_FUNCTION.
  */
 export const finishRunScript = new RedisScript(
   'paw-finish-run',
   `${FINISH_RUN_FUNCTION}
-return pawFinishRun(KEYS[1], ARGV[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+return pawFinishRun(KEYS[1], ARGV[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[7])
 `,
 );
 

@@ -118,16 +118,22 @@ export class UnknownRunError extends Error {
  * and the counters stay right.
  *
  * Lifecycle for a processor:
- * 1. `startRun(runId)`; if `started` is false the run is already finished (or was skipped):
- *    do nothing.
+ * 1. `startRun(runId, { recordWithNextWrite: true })`; if `started` is false the run is already
+ *    finished (or was skipped): do nothing. The start is recorded by the next write.
  * 2. `recordItem(runId, itemKey, { status, target, ... })` as each item progresses (record the
- *    intent as `queued`/`running` before a side effect, the result right after).
- * 3. `finishRun(runId)` once every item is final (its status is derived from the items):
- *    `recordItem` returns the run's counts, so the item that ends last sees `queued` and
- *    `running` at 0 and finishes the run (finishing twice is harmless).
+ *    intent as `queued`/`running` before a side effect, the result right after), or
+ *    `createItems` for many at once.
+ * 3. `finishRun(runId)` once every item is final (its status is derived from the items), or
+ *    `recordItem(..., { finishRunIfLast: true })`: the item that ends last finishes the run in
+ *    the same step (finishing twice is harmless).
  */
 export class OutcomeStore {
   readonly keys: OutcomeKeys;
+  /**
+   * Runs this process started with `recordWithNextWrite`, and when: the next write of each
+   * (an item, the fan-out, the finish) records the start with it.
+   */
+  private readonly pendingStarts = new Map<string, number>();
 
   /**
    * @param observer told when a run ends and when an item reaches a final status (metrics and
@@ -222,12 +228,33 @@ export class OutcomeStore {
   /**
    * A worker took the run: see {@link StartedRun}. A run still queued past its start deadline is
    * recorded as missed instead (not started). Throws {@link UnknownRunError}.
+   *
+   * With `recordWithNextWrite` (what processors use), the start is only read and checked here:
+   * the run is marked running, with its start time and one more attempt, by this process's next
+   * write for it (an item, the fan-out or the finish), in the same script. A run's start then
+   * costs no write of its own, and a start that crashed before doing anything leaves no trace.
    */
-  async startRun(runId: string): Promise<StartedRun> {
+  async startRun(
+    runId: string,
+    options: { readonly recordWithNextWrite?: boolean } = {},
+  ): Promise<StartedRun> {
+    const now = this.clock().getTime();
+    if (options.recordWithNextWrite === true) {
+      const hash = await this.redis.hgetall(this.keys.run(runId));
+      const run = runFromHash(hash);
+      if (run === undefined) throw new UnknownRunError(runId);
+      const startBy = Number(hash['startBy'] ?? NaN);
+      // Past its start deadline: recorded missed now, by the script that decides it.
+      if (!(run.status === 'queued' && now > startBy)) {
+        const started = isActiveStatus(run.status);
+        if (started) this.pendingStarts.set(runId, now);
+        return { started, previousStatus: run.status, run };
+      }
+    }
     const reply = (await startRunScript.run(
       this.redis,
       [this.keys.run(runId)],
-      [this.clock().getTime(), runId, this.keys.base],
+      [now, runId, this.keys.base],
     )) as string[];
     const [previous, missedNow, ...flat] = reply;
     if (previous === undefined || previous === '') throw new UnknownRunError(runId);
@@ -241,6 +268,16 @@ export class OutcomeStore {
     }
     const previousStatus = previous as OutcomeStatus;
     return { started: isActiveStatus(previousStatus), previousStatus, run };
+  }
+
+  /** The time of a start of `runId` waiting for its next write ('' for none). */
+  private pendingStart(runId: string): number | '' {
+    return this.pendingStarts.get(runId) ?? '';
+  }
+
+  /** The write carrying `start` landed: the start is on record. */
+  private startRecorded(runId: string, start: number | ''): void {
+    if (start !== '' && this.pendingStarts.get(runId) === start) this.pendingStarts.delete(runId);
   }
 
   /**
@@ -315,6 +352,7 @@ export class OutcomeStore {
   ): Promise<string[]> {
     if (itemKey === '') throw new TypeError('an item key must not be empty');
     const keys = [this.keys.run(runId), this.keys.items(runId)];
+    const start = this.pendingStart(runId);
     const args = [
       this.keys.base,
       runId,
@@ -324,6 +362,7 @@ export class OutcomeStore {
       options.onlyIfStatus,
       options.mergeDetails ? '1' : '0',
       options.finishRunIfLast === true ? '1' : '0',
+      start,
     ];
     const along = options.along;
     let reply: string[];
@@ -344,6 +383,7 @@ export class OutcomeStore {
       throw error;
     }
     if (along !== undefined && reply[0] === REFUSED) throw along.refused(Number(reply[1]));
+    if (reply[0] !== NOT_RECORDED) this.startRecorded(runId, start);
     return reply;
   }
 
@@ -358,9 +398,10 @@ export class OutcomeStore {
   ): Promise<number> {
     let created = 0;
     const now = this.clock().getTime();
-    for (let start = 0; start < items.length; start += CREATE_BATCH) {
-      const args: (string | number)[] = [this.keys.base, runId, now];
-      for (const [itemKey, update] of items.slice(start, start + CREATE_BATCH)) {
+    for (let first = 0; first < items.length; first += CREATE_BATCH) {
+      const start = this.pendingStart(runId);
+      const args: (string | number)[] = [this.keys.base, runId, now, start];
+      for (const [itemKey, update] of items.slice(first, first + CREATE_BATCH)) {
         if (itemKey === '') throw new TypeError('an item key must not be empty');
         args.push(itemKey, JSON.stringify({ ...storedPatch(update), ua: now }));
       }
@@ -372,6 +413,7 @@ export class OutcomeStore {
             args,
           ),
         );
+        this.startRecorded(runId, start);
       } catch (error) {
         if (error instanceof Error && error.message.includes('PAW_NO_SUCH_RUN')) {
           throw new UnknownRunError(runId);
@@ -453,6 +495,7 @@ export class OutcomeStore {
    * Safe to repeat. Throws {@link UnknownRunError}.
    */
   async finishRun(runId: string, finish: RunFinish = {}): Promise<OutcomeStatus> {
+    const start = this.pendingStart(runId);
     const [status = '', before = '', ...flat] = (await finishRunScript.run(
       this.redis,
       [this.keys.run(runId)],
@@ -463,9 +506,11 @@ export class OutcomeStore {
         finish.errorCode ?? '',
         (finish.errorMessage ?? '').slice(0, MAX_ERROR_MESSAGE_LENGTH),
         this.keys.base,
+        start,
       ],
     )) as string[];
     if (status === '') throw new UnknownRunError(runId);
+    this.startRecorded(runId, start);
     return this.reportFinished(status, before, flat);
   }
 }
@@ -510,7 +555,7 @@ ${step.lua}
 end
 local stepResult = pawAlong()
 if type(stepResult) == 'number' and stepResult < 0 then return {'${REFUSED}', tostring(stepResult)} end
-return pawRecordItem(KEYS[${k + 1}], KEYS[${k + 2}], ARGV[${a + 1}], ARGV[${a + 2}], ARGV[${a + 3}], ARGV[${a + 4}], ARGV[${a + 5}], ARGV[${a + 6}], ARGV[${a + 7}], ARGV[${a + 8}])
+return pawRecordItem(KEYS[${k + 1}], KEYS[${k + 2}], ARGV[${a + 1}], ARGV[${a + 2}], ARGV[${a + 3}], ARGV[${a + 4}], ARGV[${a + 5}], ARGV[${a + 6}], ARGV[${a + 7}], ARGV[${a + 8}], ARGV[${a + 9}])
 `,
     );
     composedScripts.set(step.name, script);

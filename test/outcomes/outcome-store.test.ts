@@ -77,6 +77,34 @@ describe('OutcomeStore runs', () => {
     await expect(store.startRun('nope@20250101T000000Z')).rejects.toThrow(UnknownRunError);
   });
 
+  it('records a start deferred to the next write with it: running, the first start time, one more attempt', async () => {
+    const store = newStore();
+    const runId = await queuedRun(store);
+    const started = await store.startRun(runId, { recordWithNextWrite: true });
+    expect(started).toMatchObject({ started: true, previousStatus: 'queued' });
+    // Nothing is written until the run's next write.
+    expect(await store.getRun(runId)).toMatchObject({ status: 'queued', attempts: 0 });
+    await store.createItems(runId, [['vm-1', { status: 'queued' }]]);
+    const first = await store.getRun(runId);
+    expect(first).toMatchObject({ status: 'running', attempts: 1 });
+    expect(first?.startedAt).toBeDefined();
+    // A retry: the start is recorded by the finish, the first start time kept.
+    await store.startRun(runId, { recordWithNextWrite: true });
+    await store.finishRun(runId, { status: 'succeeded' });
+    expect(await store.getRun(runId)).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      startedAt: first?.startedAt,
+    });
+    expect(await store.startRun(runId, { recordWithNextWrite: true })).toMatchObject({
+      started: false,
+      previousStatus: 'succeeded',
+    });
+    await expect(
+      store.startRun('nope@20250101T000000Z', { recordWithNextWrite: true }),
+    ).rejects.toThrow(UnknownRunError);
+  });
+
   it('keeps item counters right through updates, repeats and status changes', async () => {
     const store = newStore();
     const runId = await queuedRun(store);

@@ -61,7 +61,9 @@ export function createRotateSecretProcessor(dependencies: RotateSecretDependenci
         if (!isRunOf(data, 'rotate-secret')) {
           throw new UnrecoverableError(`a ${data.kind} run reached the rotate-secret queue`);
         }
-        const started = await dependencies.outcomes.startRun(data.runId);
+        const started = await dependencies.outcomes.startRun(data.runId, {
+          recordWithNextWrite: true,
+        });
         if (!started.started) {
           step.logger.info(
             { runId: data.runId, status: started.previousStatus },

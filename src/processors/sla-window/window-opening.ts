@@ -40,7 +40,7 @@ export class WindowOpening {
    * Starts the window's run; false when it has already finished (or was skipped): nothing to do.
    */
   async start(runId: string, logger: Logger): Promise<boolean> {
-    const started = await this.dependencies.outcomes.startRun(runId);
+    const started = await this.dependencies.outcomes.startRun(runId, { recordWithNextWrite: true });
     if (!started.started) {
       logger.info({ runId, status: started.previousStatus }, 'window run already finished');
     }

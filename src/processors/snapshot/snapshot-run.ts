@@ -57,7 +57,7 @@ export class SnapshotRunJob {
       attempt: attemptNumber(job),
     });
 
-    const started = await outcomes.startRun(data.runId);
+    const started = await outcomes.startRun(data.runId, { recordWithNextWrite: true });
     if (!started.started) {
       logger.info({ status: started.previousStatus }, 'run already ended; nothing to do');
       return { runId: data.runId, status: started.previousStatus };
