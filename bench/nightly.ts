@@ -2,10 +2,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compiledPaw, sourcePaw, withCpuProfiles } from './nightly/compiled-paw.js';
+import {
+  compiledPaw,
+  sourcePaw,
+  withCpuProfiles,
+  type PawCommand,
+} from './nightly/compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './nightly/contender-result.js';
 import { LOWER_BOUND_FORMULA, type LowerBound } from './nightly/lower-bound.js';
 import {
+  BASE_REQUESTS_PER_SECOND,
   nightInventory,
   nightSettings,
   simulatorOptions,
@@ -13,7 +19,9 @@ import {
 import { reportJson, reportText, type NightlyReport } from './nightly/nightly-report.js';
 import { pawTargets } from './nightly/nightly-targets.js';
 import { runPawContender } from './nightly/paw-contender.js';
+import { processUsage } from './nightly/process-usage.js';
 import { Progress } from './nightly/progress.js';
+import { scalingJson, scalingText } from './nightly/scaling-report.js';
 import { runScriptContender } from './nightly/script-contender.js';
 import { startSimulatorProcess } from './nightly/simulator-process.js';
 
@@ -28,19 +36,31 @@ fired with paw run); (b) the sequential script (one snapshot at a time, polled e
 platform time); (c) the concurrent script (10 at a time). Prints makespan, ×lower bound,
 requests per snapshot, 429s, statuses, CPU and peak memory per contender, and paw's targets.
 
+After paw's night, while its processes and Redis are up, it also times paw outcomes --export of
+the run (the compiled paw as a process) and the dashboard's GET /api/runs and /api/runs/<run>.
+
 options:
   --quick                 N = 1,000 (and smaller script samples): about 3 minutes
   --snapshots N           snapshots in the night (default 10000)
+  --rate R                the platform's rate limit, requests/s (default 50; at most 1000, paw's
+                          own limit); its burst (R) and each cluster's snapshot slots (32 × R / 50)
+                          scale with it, and paw's request gate (PAW_PLATFORM_RPS) follows it.
+                          The headroom night: --snapshots 100000 --rate 500 --only paw
+  --sizes LIST            the scaling report: one night per size (e.g. 1000,10000,100000), paw only
+                          unless --only says otherwise, each night's report, then one table of how
+                          each figure grows with N (instead of --snapshots and --quick)
   --time-scale X          platform time runs X times faster (default 20)
   --workers N             paw worker processes, paw start included (default 3)
   --sequential-sample N   workloads the sequential script runs, extrapolated to N (default 20, quick 8)
   --concurrent-sample N   workloads the concurrent script runs, extrapolated to N (default 200, quick 80)
   --paw-from WHAT         compiled (default: tsc into a temporary folder, run with node, as the
                           container image does) or source (bin/paw.js through tsx)
-  --only LIST             comma-separated contenders to run (paw,sequential,concurrent)
+  --only LIST             comma-separated contenders to run (paw,sequential,concurrent; default
+                          all three, or paw with --sizes)
   --cpu-prof DIR          write a V8 CPU profile of every paw process into DIR (node --cpu-prof);
                           open them in Chrome DevTools or speedscope
-  --json FILE             also write the figures as JSON to FILE
+  --json FILE             also write the figures as JSON to FILE (with --sizes: every night's,
+                          and the scaling table's)
   --markdown              print the table as markdown
   --help                  this help
 
@@ -52,6 +72,9 @@ interface NightlyOptions {
   pawFrom: 'compiled' | 'source';
   cpuProfileDir: string | undefined;
   snapshots: number;
+  /** One night per size (the scaling report), instead of one of `snapshots`. */
+  sizes: readonly number[] | undefined;
+  rate: number;
   timeScale: number;
   workers: number;
   sequentialSample: number;
@@ -71,11 +94,13 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
       options: {
         quick: { type: 'boolean', default: false },
         snapshots: { type: 'string' },
+        sizes: { type: 'string' },
+        rate: { type: 'string', default: String(BASE_REQUESTS_PER_SECOND) },
         'time-scale': { type: 'string', default: '20' },
         workers: { type: 'string', default: '3' },
         'sequential-sample': { type: 'string' },
         'concurrent-sample': { type: 'string' },
-        only: { type: 'string', default: CONTENDERS.join(',') },
+        only: { type: 'string' },
         'paw-from': { type: 'string', default: 'compiled' },
         'cpu-prof': { type: 'string' },
         json: { type: 'string' },
@@ -94,7 +119,21 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
       throw new UsageError(`--${flag} must be a positive number, not '${String(text)}'`);
     return value;
   };
-  const only = parsed.only.split(',').map((name) => name.trim());
+  const sizes = parsed.sizes?.split(',').map((size) => {
+    const value = Number(size.trim());
+    if (!Number.isInteger(value) || value <= 0)
+      throw new UsageError(`--sizes: '${size}' is not a whole number of snapshots`);
+    return value;
+  });
+  if (sizes !== undefined && (parsed.snapshots !== undefined || quick))
+    throw new UsageError('--sizes gives the nights’ sizes: leave out --snapshots and --quick');
+  const rate = positive('rate', parsed.rate, BASE_REQUESTS_PER_SECOND);
+  // paw's request gate (platform.requestsPerSecond) refuses more than 1000 requests/s.
+  if (rate > 1000)
+    throw new UsageError(`--rate must be at most 1000 (paw's own limit), not ${rate}`);
+  const only = (parsed.only ?? (sizes === undefined ? CONTENDERS.join(',') : 'paw'))
+    .split(',')
+    .map((name) => name.trim());
   for (const name of only)
     if (!(CONTENDERS as readonly string[]).includes(name))
       throw new UsageError(`--only: unknown contender '${name}' (use ${CONTENDERS.join(', ')})`);
@@ -105,6 +144,8 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
     pawFrom,
     cpuProfileDir: parsed['cpu-prof'],
     snapshots: Math.round(positive('snapshots', parsed.snapshots, quick ? 1000 : 10_000)),
+    sizes,
+    rate,
     timeScale: positive('time-scale', parsed['time-scale'], 20),
     workers: Math.round(positive('workers', parsed.workers, 3)),
     sequentialSample: Math.round(
@@ -120,8 +161,9 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
 }
 
 /**
- * `npm run bench -- nightly`: paw against the scripts people write, on one simulated night.
- * One concept per file under bench/nightly/; this file puts them in order.
+ * `npm run bench -- nightly`: paw against the scripts people write, on one simulated night (or,
+ * with `--sizes`, paw on one night per size and how its costs grow). One concept per file under
+ * bench/nightly/; this file puts them in order.
  */
 export async function run(args: string[]): Promise<void> {
   let options: NightlyOptions | 'help';
@@ -139,14 +181,62 @@ export async function run(args: string[]): Promise<void> {
   }
 
   const progress = new Progress();
+  const command = `npm run bench -- nightly ${args.join(' ')}`.trim();
+  const reports: NightlyReport[] = [];
+  // paw is compiled once, for every night of the run.
+  let paw: PawCommand | undefined;
+  if (options.only.includes('paw')) {
+    if (options.pawFrom === 'compiled') progress.line('paw: compiling src/ (tsc)');
+    paw = withCpuProfiles(
+      options.pawFrom === 'compiled' ? await compiledPaw() : sourcePaw(),
+      options.cpuProfileDir,
+    );
+  }
+  try {
+    for (const snapshots of options.sizes ?? [options.snapshots]) {
+      const report = await runNight(options, snapshots, paw, command, progress);
+      if (report === undefined) return; // a contender crashed: exit code 1, already said why
+      reports.push(report);
+      process.stdout.write(reportText(report, options.markdown));
+      // After every night, so that a crash in a later, bigger one keeps the nights before it.
+      if (options.json !== undefined) {
+        const json =
+          options.sizes === undefined
+            ? reportJson(report)
+            : { scaling: scalingJson(reports), nights: reports.map(reportJson), command };
+        await writeFile(options.json, `${JSON.stringify(json, null, 2)}\n`);
+        progress.line(`figures written to ${options.json}`);
+      }
+    }
+  } finally {
+    await paw?.remove();
+  }
+  if (options.sizes !== undefined) process.stdout.write(scalingText(reports, options.markdown));
+}
+
+/**
+ * One night of `snapshots` snapshots: its own simulator process, then each contender asked
+ * for. Undefined (and exit code 1) when a contender crashed.
+ */
+async function runNight(
+  options: NightlyOptions,
+  snapshots: number,
+  paw: PawCommand | undefined,
+  command: string,
+  progress: Progress,
+): Promise<NightlyReport | undefined> {
   const loadBefore = loadavg();
-  const settings = nightSettings(options.snapshots, options.timeScale);
+  const settings = nightSettings(snapshots, options.timeScale, options.rate);
+  const inventoryStarted = performance.now();
   const inventory = nightInventory(settings);
   progress.line(
-    `${settings.snapshots} snapshots: seeding ${inventory.workloads} workloads (seed ${settings.seed}, ${settings.clusters} clusters)`,
+    `${settings.snapshots} snapshots: seeding ${inventory.workloads} workloads (seed ${settings.seed}, ` +
+      `${settings.clusters} clusters; found in ${((performance.now() - inventoryStarted) / 1000).toFixed(1)} s); ` +
+      `rate limit ${settings.requestsPerSecond}/s, ${settings.concurrencyPerCluster} slots per cluster`,
   );
   // paw knows nothing of the time scale: its time settings are scaled like the platform's, so
-  // that it polls the night as it would poll a real one (5 s .. 5 min of platform time).
+  // that it polls the night as it would poll a real one (5 s .. 5 min of platform time). Its
+  // request gate is the platform's rate, as an operator would set it.
   const pawSettings: Record<string, string> = {
     PAW_PLATFORM_RPS: String(settings.requestsPerSecond),
     PAW_PLATFORM_PAGE_SIZE: '1000',
@@ -162,16 +252,12 @@ export async function run(args: string[]): Promise<void> {
   progress.line(`simulator ready at ${simulator.baseUrl}`);
   const contenders: ContenderResult[] = [];
   let bound: LowerBound = { seconds: NaN, requestsSeconds: NaN, snapshotsSeconds: NaN };
+  let simulatorPeakRssMb = NaN;
   const pollMs = Math.round(5_000 / settings.timeScale);
   try {
-    if (options.only.includes('paw')) {
-      if (options.pawFrom === 'compiled') progress.line('paw: compiling src/ (tsc)');
-      const command = withCpuProfiles(
-        options.pawFrom === 'compiled' ? await compiledPaw() : sourcePaw(),
-        options.cpuProfileDir,
-      );
-      const paw = await runPawContender({
-        command,
+    if (paw !== undefined) {
+      const result = await runPawContender({
+        command: paw,
         baseUrl: simulator.baseUrl,
         credentialsFile: simulator.credentialsFile,
         clusterIds: inventory.clusterIds,
@@ -181,9 +267,9 @@ export async function run(args: string[]): Promise<void> {
         rateLimit: { requestsPerSecond: settings.requestsPerSecond, burst: settings.burst },
         dir,
         progress,
-      }).finally(() => command.remove());
-      contenders.push(paw.result);
-      bound = paw.lowerBound;
+      });
+      contenders.push(result.result);
+      bound = result.lowerBound;
     }
     const scripts = [
       {
@@ -212,18 +298,21 @@ export async function run(args: string[]): Promise<void> {
         }),
       );
     }
+    // Its largest resident set over the whole night: the inventory, every job, /_sim/jobs.
+    const pid = simulator.child.pid;
+    simulatorPeakRssMb = (pid === undefined ? undefined : processUsage(pid))?.peakRssMb ?? NaN;
   } catch (error) {
     if (!(error instanceof ContenderCrashedError)) throw error;
     process.stderr.write(`nightly: a contender crashed: ${error.message}\n`);
     process.exitCode = 1;
-    return;
+    return undefined;
   } finally {
     await simulator.stop();
     await rm(dir, { recursive: true, force: true });
   }
 
-  const report: NightlyReport = {
-    command: `npm run bench -- nightly ${args.join(' ')}`.trim(),
+  return {
+    command,
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
     loadAverage: { before: loadBefore.map(round2), after: loadavg().map(round2) },
     settings: {
@@ -238,14 +327,10 @@ export async function run(args: string[]): Promise<void> {
     },
     lowerBoundSeconds: bound.seconds,
     lowerBound: { ...bound, formula: LOWER_BOUND_FORMULA },
+    simulatorPeakRssMb,
     contenders,
     targets: pawTargets(contenders),
   };
-  process.stdout.write(reportText(report, options.markdown));
-  if (options.json !== undefined) {
-    await writeFile(options.json, `${JSON.stringify(reportJson(report), null, 2)}\n`);
-    progress.line(`figures written to ${options.json}`);
-  }
 }
 
 function round2(value: number): number {

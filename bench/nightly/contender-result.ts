@@ -1,3 +1,5 @@
+import type { ExportFigures, LatencyFigures } from './operations-figures.js';
+
 /** One contender's figures, as the table and `--json` show them. */
 export interface ContenderResult {
   readonly name: 'paw' | 'sequential' | 'concurrent';
@@ -20,6 +22,11 @@ export interface ContenderResult {
   readonly statuses: Record<string, number>;
   /** CPU time of the client processes after start-up, per snapshot, milliseconds. */
   readonly cpuMsPerSnapshot: number;
+  /**
+   * paw: its processes' CPU while idle, ms per second (all of them, measured for a few seconds
+   * between start-up and the fire). A night's CPU is about this × makespan + a cost per snapshot.
+   */
+  readonly idleCpuMsPerSecond?: number;
   /** The largest peak resident set of any one client process, MB. */
   readonly peakRssMb: number;
   readonly processes: number;
@@ -39,6 +46,17 @@ export interface ContenderResult {
   readonly redisCommandsByName?: Record<string, number>;
   /** paw: makespan ÷ the platform's lower bound. */
   readonly lowerBoundRatio?: number;
+  /**
+   * paw: when its first and last snapshot were triggered, seconds after the run was fired (the
+   * first is the fan-out's cost: listing the workloads, recording the items, adding the jobs).
+   */
+  readonly triggerSeconds?: { readonly first: number; readonly last: number };
+  /** paw: Redis's `used_memory_peak` after the run (since redis-server started), MB. */
+  readonly redisPeakMb?: number;
+  /** paw: `paw outcomes --run <run> --export jsonl --out FILE` after the night. */
+  readonly export?: ExportFigures;
+  /** paw: the dashboard's JSON API (`paw start`'s ops server) after the night. */
+  readonly dashboard?: readonly LatencyFigures[];
 }
 
 /** A contender's process died or misbehaved: the bench exits 1. */

@@ -10,6 +10,8 @@ export interface NightlyReport {
   readonly pawSettings: Record<string, string>;
   readonly lowerBoundSeconds: number;
   readonly lowerBound: LowerBound & { formula: string };
+  /** The simulator process's peak resident set (VmHWM) over the whole night, MB. */
+  readonly simulatorPeakRssMb: number;
   readonly contenders: readonly ContenderResult[];
   readonly targets: readonly { target: string; met: boolean; measured: string }[];
 }
@@ -24,6 +26,9 @@ export function reportJson(report: NightlyReport): unknown {
         requestsPerSnapshot: round(contender.requestsPerSnapshot, 2),
         rateLimited: contender.rateLimited,
         cpuMsPerSnapshot: round(contender.cpuMsPerSnapshot, 2),
+        ...(contender.idleCpuMsPerSecond === undefined
+          ? {}
+          : { idleCpuMsPerSecond: round(contender.idleCpuMsPerSecond, 1) }),
         peakRssMb: round(contender.peakRssMb),
         ...(contender.extrapolatedFrom === undefined
           ? {}
@@ -52,6 +57,43 @@ export function reportJson(report: NightlyReport): unknown {
         ...(contender.lowerBoundRatio === undefined
           ? {}
           : { lowerBoundRatio: round(contender.lowerBoundRatio, 3) }),
+        ...(contender.triggerSeconds === undefined
+          ? {}
+          : {
+              triggerSeconds: {
+                first: round(contender.triggerSeconds.first, 2),
+                last: round(contender.triggerSeconds.last, 1),
+              },
+            }),
+        ...(contender.redisPeakMb === undefined
+          ? {}
+          : { redisPeakMb: round(contender.redisPeakMb) }),
+        ...(contender.export === undefined
+          ? {}
+          : {
+              export: {
+                seconds: round(contender.export.seconds, 2),
+                rows: contender.export.rows,
+                megabytes: round(contender.export.megabytes),
+                ...(contender.export.cpuSeconds === undefined
+                  ? {}
+                  : { cpuSeconds: round(contender.export.cpuSeconds, 2) }),
+                ...(contender.export.peakRssMb === undefined
+                  ? {}
+                  : { peakRssMb: round(contender.export.peakRssMb) }),
+              },
+            }),
+        ...(contender.dashboard === undefined
+          ? {}
+          : {
+              dashboard: contender.dashboard.map((one) => ({
+                path: one.path,
+                requests: one.requests,
+                medianMs: round(one.medianMs, 1),
+                maxMs: round(one.maxMs, 1),
+                kilobytes: round(one.kilobytes),
+              })),
+            }),
       },
     ]),
   );
@@ -59,6 +101,7 @@ export function reportJson(report: NightlyReport): unknown {
     lowerBoundSeconds: round(report.lowerBoundSeconds),
     ...byName,
     lowerBound: report.lowerBound,
+    simulatorPeakRssMb: round(report.simulatorPeakRssMb),
     targets: report.targets,
     settings: report.settings,
     pawSettings: report.pawSettings,
@@ -140,6 +183,8 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
           `${fixed(contender.systemCallsPerSnapshot?.write ?? NaN, 1)} write system calls per snapshot ` +
           '(its processes’ /proc/<pid>/io)',
       ),
+    ...report.contenders.flatMap(afterTheNight),
+    `simulator: ${fixed(report.simulatorPeakRssMb, 0)} MB peak RSS (VmHWM of its process over the night)`,
     '',
     'targets for paw:',
     ...report.targets.map(
@@ -148,6 +193,39 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** paw's lines on what the night cost beyond its makespan: fan-out, Redis's peak, export, API. */
+function afterTheNight(contender: ContenderResult): string[] {
+  const lines: string[] = [];
+  if (contender.idleCpuMsPerSecond !== undefined)
+    lines.push(
+      `${contender.name}: ${fixed(contender.idleCpuMsPerSecond, 1)} ms of CPU per second while idle ` +
+        `(its ${contender.processes} processes, before the fire), ` +
+        `${fixed((contender.idleCpuMsPerSecond * contender.makespanSeconds) / contender.snapshots, 2)} ms per snapshot over this makespan`,
+    );
+  if (contender.triggerSeconds !== undefined)
+    lines.push(
+      `${contender.name}: first snapshot triggered ${fixed(contender.triggerSeconds.first, 2)} s after the fire ` +
+        `(listing the workloads, recording the items, adding the jobs), the last at ${fixed(contender.triggerSeconds.last, 1)} s; ` +
+        `Redis used_memory_peak ${fixed(contender.redisPeakMb ?? NaN, 1)} MB`,
+    );
+  const exported = contender.export;
+  if (exported !== undefined)
+    lines.push(
+      `${contender.name}: paw outcomes --run <run> --export jsonl --out FILE: ${fixed(exported.seconds, 2)} s wall ` +
+        `(start-up included) for ${exported.rows} rows${exported.rows === contender.snapshots ? ' (= N)' : ` (NOT N = ${contender.snapshots})`}, ` +
+        `${fixed(exported.megabytes, 1)} MB` +
+        (exported.cpuSeconds === undefined
+          ? ''
+          : `; ${fixed(exported.cpuSeconds, 2)} s CPU, ${fixed(exported.peakRssMb ?? NaN, 0)} MB peak RSS (GNU time)`),
+    );
+  for (const one of contender.dashboard ?? [])
+    lines.push(
+      `${contender.name}: dashboard GET ${one.path}: median ${fixed(one.medianMs, 1)} ms, max ${fixed(one.maxMs, 1)} ms ` +
+        `of ${one.requests} requests (${fixed(one.kilobytes, 1)} KB)`,
+    );
+  return lines;
 }
 
 function plainTable(header: string[], rows: string[][]): string {

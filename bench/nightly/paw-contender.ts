@@ -10,6 +10,7 @@ import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js
 import type { PawCommand } from './compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './contender-result.js';
 import { lowerBound, type LowerBound } from './lower-bound.js';
+import { measureExport, measureLatency } from './operations-figures.js';
 import { platformFigures, resetPlatformCounters } from './platform-figures.js';
 import { processUsage, type ProcessUsage } from './process-usage.js';
 import { callsBetween, commandCalls, totalCalls } from '../support/redis-command-stats.js';
@@ -37,6 +38,10 @@ export interface PawResult {
 }
 
 const DEFINITION_ID = 'bench-nightly';
+/** How long paw's processes are watched idle, after they are ready and before the fire. */
+const IDLE_MEASURE_MS = 5_000;
+/** GETs of each dashboard API route timed after the night. */
+const DASHBOARD_REQUESTS = 20;
 
 /**
  * paw as it runs in production: a private redis-server, `paw start` (scheduler and workers) and
@@ -78,7 +83,8 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       ...environment,
       PAW_HTTP_PORT: String(await findFreePort()),
     });
-    processes.push(startPaw([...entry, 'start'], await serving(), 'paw start'));
+    const startEnvironment = await serving();
+    processes.push(startPaw([...entry, 'start'], startEnvironment, 'paw start'));
     for (let index = 1; index < options.workerProcesses; index++)
       processes.push(
         startPaw(
@@ -92,7 +98,14 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       `paw: ${processes.length} processes ready (${processes.map((paw) => paw.name).join(', ')})`,
     );
 
+    // Their CPU while idle (timers, metrics, BullMQ's blocking reads) for a few seconds before
+    // the fire: part of every night's CPU, the more so the longer the night's tail.
+    const idleFrom = processes.map(usageOf);
+    const idleStarted = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MEASURE_MS));
     const atStart = processes.map(usageOf);
+    const idleCpuMsPerSecond =
+      (cpuBetween(idleFrom, atStart) * 1000) / (performance.now() - idleStarted);
     const redisCpuAtStart = processUsage(redisServer.pid)?.cpuMs ?? NaN;
     const commandsAtStart = await commandCalls(redis);
     await resetPlatformCounters(options.baseUrl);
@@ -105,12 +118,16 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     const usage = processes.map(usageOf);
     const redisCpuMs = (processUsage(redisServer.pid)?.cpuMs ?? NaN) - redisCpuAtStart;
     const platform = await platformFigures(options.baseUrl, since);
-    const redisMb = await usedMemoryMb(redis);
+    progress.line(
+      `paw: read ${platform.jobs.length} jobs from /_sim/jobs (${platform.jobsRead.megabytes.toFixed(1)} MB) in ${platform.jobsRead.seconds.toFixed(1)} s`,
+    );
+    const redisMemory = await usedMemoryMb(redis);
     const commands = callsBetween(commandsAtStart, await commandCalls(redis));
 
     const createdAt = Date.parse(run.createdAt);
     const finishedAt = Date.parse(run.finishedAt ?? new Date().toISOString());
     const makespanSeconds = (finishedAt - createdAt) / 1000;
+    const boundStarted = performance.now();
     const bound = lowerBound({
       jobs: platform.jobs.map((job) => ({ clusterId: job.clusterId, runMs: job.runMs })),
       requestsPerSecond: options.rateLimit.requestsPerSecond,
@@ -118,6 +135,16 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       concurrencyPerCluster: platform.schedule.concurrencyPerCluster,
       queuedMs: platform.schedule.queuedMs,
     });
+    const boundMs = performance.now() - boundStarted;
+    const firstJob = platform.jobs[0];
+    const lastJob = platform.jobs.at(-1);
+    const triggerSeconds =
+      firstJob === undefined || lastJob === undefined
+        ? undefined
+        : {
+            first: (firstJob.triggeredAt - createdAt) / 1000,
+            last: (lastJob.triggeredAt - createdAt) / 1000,
+          };
     const triggered = Math.max(1, platform.triggers);
     const spent = (measure: (usage: ProcessUsage) => number): number =>
       usage.reduce((sum, now, index) => {
@@ -126,7 +153,38 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       }, 0);
     const cpuMs = spent((one) => one.cpuMs);
     progress.line(
-      `paw: run ${run.status} after ${makespanSeconds.toFixed(1)} s (lower bound ${bound.seconds.toFixed(1)} s)`,
+      `paw: run ${run.status} after ${makespanSeconds.toFixed(1)} s (lower bound ${bound.seconds.toFixed(1)} s, computed in ${boundMs.toFixed(0)} ms)`,
+    );
+
+    // What an operator pays for the night afterwards, measured after every figure above (the
+    // export and the API requests cost paw's processes and Redis CPU of their own).
+    progress.line(`paw: exporting the run's items (paw outcomes --run ${runId} --export jsonl)`);
+    const exported = await measureExport({ entry, environment, runId, dir: options.dir });
+    progress.line(
+      `paw: exported ${exported.rows} items (${exported.megabytes.toFixed(1)} MB) in ${exported.seconds.toFixed(1)} s`,
+    );
+    if (exported.rows !== options.snapshots)
+      progress.line(`paw: the export has ${exported.rows} rows, not ${options.snapshots}`);
+    // paw start's ops server, with no authentication configured: on loopback it answers
+    // anyone (src/ops/auth/ops-access.ts), as the bench's requests come from 127.0.0.1.
+    const opsUrl = `http://127.0.0.1:${startEnvironment.PAW_HTTP_PORT ?? ''}`;
+    const requests = DASHBOARD_REQUESTS;
+    const dashboard = [
+      await measureLatency(opsUrl, '/api/runs', requests),
+      await measureLatency(
+        opsUrl,
+        `/api/runs/${encodeURIComponent(runId)}`,
+        requests,
+        '/api/runs/<run>',
+      ),
+    ];
+    progress.line(
+      `paw: dashboard API: ${dashboard
+        .map(
+          (one) =>
+            `GET ${one.path} median ${one.medianMs.toFixed(1)} ms, max ${one.maxMs.toFixed(1)} ms`,
+        )
+        .join('; ')} (${requests} requests each)`,
     );
     return {
       lowerBound: bound,
@@ -141,9 +199,11 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
         rateLimited: platform.rateLimited,
         statuses: platform.statuses,
         cpuMsPerSnapshot: cpuMs / triggered,
+        idleCpuMsPerSecond,
         peakRssMb: Math.max(...usage.map((one) => one.peakRssMb)),
         processes: processes.length,
-        redisMb,
+        redisMb: redisMemory.usedMb,
+        redisPeakMb: redisMemory.peakMb,
         redisCpuMsPerSnapshot: redisCpuMs / triggered,
         systemCallsPerSnapshot: {
           read: spent((one) => one.readCalls) / triggered,
@@ -156,6 +216,9 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
           [...commands].map(([name, calls]) => [name, Math.round((calls / triggered) * 100) / 100]),
         ),
         lowerBoundRatio: makespanSeconds / bound.seconds,
+        ...(triggerSeconds === undefined ? {} : { triggerSeconds }),
+        export: exported,
+        dashboard,
       },
     };
   } finally {
@@ -229,6 +292,11 @@ function startPaw(args: string[], environment: NodeJS.ProcessEnv, name: string):
   };
 }
 
+/** CPU ms all processes used between two readings of each. */
+function cpuBetween(before: readonly ProcessUsage[], after: readonly ProcessUsage[]): number {
+  return after.reduce((sum, now, index) => sum + now.cpuMs - (before[index]?.cpuMs ?? 0), 0);
+}
+
 function usageOf(paw: PawProcess): ProcessUsage {
   const usage = paw.child.pid === undefined ? undefined : processUsage(paw.child.pid);
   if (usage === undefined)
@@ -280,8 +348,10 @@ async function waitForRun(
   }
 }
 
-async function usedMemoryMb(redis: Redis): Promise<number> {
+/** Redis's `used_memory` now and `used_memory_peak` (since it started), MB. */
+async function usedMemoryMb(redis: Redis): Promise<{ usedMb: number; peakMb: number }> {
   const info = await redis.info('memory');
-  const bytes = Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN);
-  return bytes / (1024 * 1024);
+  const megabytes = (field: string): number =>
+    Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(info)?.[1] ?? NaN) / (1024 * 1024);
+  return { usedMb: megabytes('used_memory'), peakMb: megabytes('used_memory_peak') };
 }

@@ -16,6 +16,8 @@ export interface PlatformFigures {
   /** The contender's jobs in trigger order (for the lower bound). */
   readonly jobs: JobScheduleReport['jobs'];
   readonly schedule: Omit<JobScheduleReport, 'jobs'>;
+  /** How long `GET /_sim/jobs` (every job of the simulator's life) took to answer and parse. */
+  readonly jobsRead: { readonly seconds: number; readonly megabytes: number };
 }
 
 /** Starts a contender's window: the simulator's counters go back to zero. */
@@ -27,10 +29,14 @@ export async function resetPlatformCounters(baseUrl: string): Promise<void> {
 /** The platform's figures for the window that started at `since` (epoch ms) and ends now. */
 export async function platformFigures(baseUrl: string, since: number): Promise<PlatformFigures> {
   const until = Date.now();
-  const stats = (await getJson(`${baseUrl}/_sim/stats`)) as StatsReport;
-  const { jobs: allJobs, ...schedule } = (await getJson(
-    `${baseUrl}/_sim/jobs`,
-  )) as JobScheduleReport;
+  const stats = (await getJson(`${baseUrl}/_sim/stats`)).value as StatsReport;
+  const readStarted = performance.now();
+  const jobsAnswer = await getJson(`${baseUrl}/_sim/jobs`);
+  const jobsRead = {
+    seconds: (performance.now() - readStarted) / 1000,
+    megabytes: jobsAnswer.bytes / (1024 * 1024),
+  };
+  const { jobs: allJobs, ...schedule } = jobsAnswer.value as JobScheduleReport;
   const jobs = allJobs.filter((job) => job.triggeredAt >= since);
   const statuses: Record<string, number> = {};
   for (const job of jobs) {
@@ -45,11 +51,13 @@ export async function platformFigures(baseUrl: string, since: number): Promise<P
     statuses,
     jobs,
     schedule,
+    jobsRead,
   };
 }
 
-async function getJson(url: string): Promise<unknown> {
+async function getJson(url: string): Promise<{ value: unknown; bytes: number }> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
-  return response.json();
+  const text = await response.text();
+  return { value: JSON.parse(text) as unknown, bytes: Buffer.byteLength(text) };
 }
