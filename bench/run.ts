@@ -21,6 +21,11 @@ const BENCHMARKS: Record<
       'three replicas, a thousand fires: fire-to-enqueue latency (median, p99), duplicates, misses',
     load: () => import('./scheduler.js'),
   },
+  takeover: {
+    description:
+      'a worker killed mid-trigger: how long until another takes its snapshot item over, triggers',
+    load: () => import('./takeover.js'),
+  },
   queue: {
     description: "paw's cost per job against BullMQ's own cost for a job that does nothing",
     load: () => import('./queue.js'),

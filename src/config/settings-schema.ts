@@ -486,12 +486,15 @@ const workerSettings = z.strictObject({
    */
   shutdownGraceMs: z.number().int().min(100).max(600_000).default(30_000),
   /**
-   * How long a worker holds a job before another may take it (renewed while it runs). A killed
-   * worker's jobs are picked up again after at most this plus `stalledIntervalMs`.
+   * How long a worker holds a job before another may take it (renewed every half of it while the
+   * job runs). A killed worker's jobs are picked up again after at most this plus
+   * `stalledIntervalMs` (docs/worker.md, "A worker killed mid-step"; `npm run bench -- takeover`).
+   * Shorter locks mean a worker whose event loop or Redis stalls for half of it loses its job to
+   * another: safe (every step is repeatable) but wasted work.
    */
-  lockDurationMs: z.number().int().min(1_000).max(600_000).default(30_000),
-  /** How often each worker looks for jobs whose worker died (stalled jobs). */
-  stalledIntervalMs: z.number().int().min(500).max(600_000).default(30_000),
+  lockDurationMs: z.number().int().min(1_000).max(600_000).default(3_000),
+  /** How often the workers (together: one check per interval) look for jobs whose worker died. */
+  stalledIntervalMs: z.number().int().min(500).max(600_000).default(1_000),
   /**
    * How many times a job may be taken back from a dead worker before it fails. paw's processors
    * are safe to repeat, so this only stops a job that kills every worker that runs it.
