@@ -9,7 +9,7 @@ import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { followDefinitionChanges } from '../follow-definitions.js';
 import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
-import { untilShutdownBegins } from '../until-signal.js';
+import { serveUntilSignal } from '../until-signal.js';
 
 /**
  * `paw scheduler`: runs a scheduler replica alone (no workers), until SIGTERM or SIGINT. Any
@@ -45,49 +45,51 @@ export function schedulerCommand(): Command {
 
       const definitionSet = new DefinitionSet(definitions);
       const shutdown = new Shutdown({ logger });
-      shutdown.installSignalHandlers();
-      const stopped = untilShutdownBegins(shutdown);
 
       const metrics = commandMetrics(settings, 'scheduler');
-      try {
-        const { scheduler: service, outcomes } = await startPawServices({
-          settings,
-          definitions: definitionSet,
-          logger,
-          shutdown,
-          metrics,
-          workers: false,
-        });
-        const { catchUp } = service;
-        status(
-          `caught up at ${catchUp.at.toISOString()}: ${catchUp.enqueued} fire${catchUp.enqueued === 1 ? '' : 's'} enqueued, ` +
-            `${catchUp.missed} recorded as missed` +
-            (catchUp.unrecordedMissed > 0
-              ? ` (${catchUp.unrecordedMissed} older missed, not recorded)`
-              : ''),
-        );
-        const next = service.scheduler
-          .nextFires()
-          .filter((entry) => entry.next !== undefined)
-          .sort((a, b) => (a.next?.getTime() ?? 0) - (b.next?.getTime() ?? 0))[0];
-        // The same process context serves the ops server and follows definition changes.
-        const context = { settings, logger, shutdown, metrics, definitions: definitionSet, status };
-        await serveOps({ ...context, role: 'scheduler', outcomes });
-        followDefinitionChanges(context);
-        status(
-          `ready (replica ${service.replica})` +
-            (next?.next === undefined
-              ? '; nothing to schedule'
-              : `; next fire: ${next.definition.id} at ${formatInTimeZone(next.next, next.definition.schedule.timezone)}`),
-        );
-      } catch (error) {
-        await shutdown.run('start-up failed');
-        throw error;
-      }
-
-      await stopped;
-      status('stopping (send the signal again to force)');
-      await shutdown.run('signal');
-      status('stopped');
+      await serveUntilSignal(
+        shutdown,
+        status,
+        'stopping (send the signal again to force)',
+        async () => {
+          const { scheduler: service, outcomes } = await startPawServices({
+            settings,
+            definitions: definitionSet,
+            logger,
+            shutdown,
+            metrics,
+            workers: false,
+          });
+          const { catchUp } = service;
+          status(
+            `caught up at ${catchUp.at.toISOString()}: ${catchUp.enqueued} fire${catchUp.enqueued === 1 ? '' : 's'} enqueued, ` +
+              `${catchUp.missed} recorded as missed` +
+              (catchUp.unrecordedMissed > 0
+                ? ` (${catchUp.unrecordedMissed} older missed, not recorded)`
+                : ''),
+          );
+          const next = service.scheduler
+            .nextFires()
+            .filter((entry) => entry.next !== undefined)
+            .sort((a, b) => (a.next?.getTime() ?? 0) - (b.next?.getTime() ?? 0))[0];
+          // The same process context serves the ops server and follows definition changes.
+          const context = {
+            settings,
+            logger,
+            shutdown,
+            metrics,
+            definitions: definitionSet,
+            status,
+          };
+          await serveOps({ ...context, role: 'scheduler', outcomes });
+          followDefinitionChanges(context);
+          status(
+            `ready (replica ${service.replica})` +
+              (next?.next === undefined
+                ? '; nothing to schedule'
+                : `; next fire: ${next.definition.id} at ${formatInTimeZone(next.next, next.definition.schedule.timezone)}`),
+          );
+        },
+      );
     });
 }

@@ -8,7 +8,7 @@ import { createLogger } from '../../log/logger.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { followDefinitionChanges } from '../follow-definitions.js';
 import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
-import { parseKindList, untilShutdownBegins } from '../until-signal.js';
+import { parseKindList, serveUntilSignal } from '../until-signal.js';
 
 /**
  * `paw start`: the scheduler and the workers in one process, until SIGTERM or SIGINT. The same
@@ -51,35 +51,38 @@ export function startCommand(): Command {
 
       const definitionSet = new DefinitionSet(definitions);
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
-      shutdown.installSignalHandlers();
-      const stopped = untilShutdownBegins(shutdown);
       const metrics = commandMetrics(settings, 'start');
-      try {
-        const { scheduler, workers, outcomes } = await startPawServices({
-          settings,
-          definitions: definitionSet,
-          logger,
-          shutdown,
-          metrics,
-          workers: { kinds: options.kinds },
-        });
-        // The same process context serves the ops server and follows definition changes.
-        const context = { settings, logger, shutdown, metrics, definitions: definitionSet, status };
-        await serveOps({ ...context, role: 'start', platform: workers.platform, outcomes });
-        followDefinitionChanges(context);
-        const { catchUp } = scheduler;
-        status(
-          `scheduler caught up (${catchUp.enqueued} enqueued, ${catchUp.missed} missed); ` +
-            `workers: ${workers.kinds.join(', ')}`,
-        );
-        status(`ready (replica ${scheduler.replica})`);
-      } catch (error) {
-        await shutdown.run('start-up failed');
-        throw error;
-      }
-      await stopped;
-      status('stopping (send the signal again to force)');
-      await shutdown.run('signal');
-      status('stopped');
+      await serveUntilSignal(
+        shutdown,
+        status,
+        'stopping (send the signal again to force)',
+        async () => {
+          const { scheduler, workers, outcomes } = await startPawServices({
+            settings,
+            definitions: definitionSet,
+            logger,
+            shutdown,
+            metrics,
+            workers: { kinds: options.kinds },
+          });
+          // The same process context serves the ops server and follows definition changes.
+          const context = {
+            settings,
+            logger,
+            shutdown,
+            metrics,
+            definitions: definitionSet,
+            status,
+          };
+          await serveOps({ ...context, role: 'start', platform: workers.platform, outcomes });
+          followDefinitionChanges(context);
+          const { catchUp } = scheduler;
+          status(
+            `scheduler caught up (${catchUp.enqueued} enqueued, ${catchUp.missed} missed); ` +
+              `workers: ${workers.kinds.join(', ')}`,
+          );
+          status(`ready (replica ${scheduler.replica})`);
+        },
+      );
     });
 }

@@ -5,7 +5,7 @@ import { createLogger } from '../../log/logger.js';
 import { startWorkerService } from '../../worker/worker-service.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
-import { parseKindList, untilShutdownBegins } from '../until-signal.js';
+import { parseKindList, serveUntilSignal } from '../until-signal.js';
 
 /**
  * `paw worker`: runs workers alone (no scheduler), until SIGTERM or SIGINT. Any number may run,
@@ -37,49 +37,43 @@ export function workerCommand(): Command {
       const logger = createLogger({ level: settings.log.level, base: { component: 'worker' } });
       checkOpsExposure(settings, logger);
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
-      shutdown.installSignalHandlers();
-      const stopped = untilShutdownBegins(shutdown);
       const metrics = commandMetrics(settings, 'worker');
-      try {
-        // Opened before the workers so that they close after them: runs ending while the
-        // workers drain are still recorded and reported. The ops server reads the outcomes too.
-        const { outcomes, observers } = await openProcessOutcomes({
-          settings,
-          logger,
-          shutdown,
-          metrics,
-          runsWorkers: true,
-        });
-        const service = await startWorkerService({
-          settings,
-          logger,
-          shutdown,
-          outcomes,
-          observers,
-          ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
-        });
-        await serveOps({
-          settings,
-          logger,
-          shutdown,
-          metrics,
-          role: 'worker',
-          platform: service.platform,
-          outcomes,
-          status,
-        });
-        status(
-          `ready: ${service.kinds.map((kind) => `${kind} (queue ${service.queues.get(kind) ?? kind})`).join(', ')}`,
-        );
-      } catch (error) {
-        await shutdown.run('start-up failed');
-        throw error;
-      }
-      await stopped;
-      status(
+      await serveUntilSignal(
+        shutdown,
+        status,
         `stopping: no new jobs; active ones may finish for ${settings.worker.shutdownGraceMs} ms (send the signal again to force)`,
+        async () => {
+          // Opened before the workers so that they close after them: runs ending while the
+          // workers drain are still recorded and reported. The ops server reads the outcomes too.
+          const { outcomes, observers } = await openProcessOutcomes({
+            settings,
+            logger,
+            shutdown,
+            metrics,
+            runsWorkers: true,
+          });
+          const service = await startWorkerService({
+            settings,
+            logger,
+            shutdown,
+            outcomes,
+            observers,
+            ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+          });
+          await serveOps({
+            settings,
+            logger,
+            shutdown,
+            metrics,
+            role: 'worker',
+            platform: service.platform,
+            outcomes,
+            status,
+          });
+          status(
+            `ready: ${service.kinds.map((kind) => `${kind} (queue ${service.queues.get(kind) ?? kind})`).join(', ')}`,
+          );
+        },
       );
-      await shutdown.run('signal');
-      status('stopped');
     });
 }
