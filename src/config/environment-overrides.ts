@@ -387,6 +387,12 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     description: 'how often workers look for jobs of dead workers (ms)',
   },
   {
+    variable: 'PAW_SNAPSHOT_LANE_SIZE',
+    path: ['worker', 'snapshotLaneSize'],
+    parser: 'integer',
+    description: 'about how many workloads one lane of a snapshot run holds',
+  },
+  {
     variable: 'PAW_SNAPSHOT_POLL_MIN_MS',
     path: ['worker', 'snapshotPoll', 'minMs'],
     parser: 'integer',

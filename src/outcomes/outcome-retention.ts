@@ -46,7 +46,7 @@ export async function trimOutcomes(
 }
 
 async function deleteRun(redis: Redis, keys: OutcomeKeys, runId: string): Promise<number> {
-  const definitionId = await redis.hget(keys.run(runId), 'definitionId');
+  const [definitionId, laneCount] = await redis.hmget(keys.run(runId), 'definitionId', 'lanes');
   const itemsKey = keys.items(runId);
   const names = new Map<string, string>();
   let items = 0;
@@ -76,9 +76,15 @@ async function deleteRun(redis: Redis, keys: OutcomeKeys, runId: string): Promis
 
   const transaction = redis.multi();
   transaction.del(itemsKey, ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)));
+  // A run trimmed before its items ended (a run abandoned mid-way) still has lanes.
+  const lanes = Number(laneCount ?? 0);
+  transaction.del(
+    keys.laneQueue(runId),
+    ...Array.from({ length: lanes }, (_, lane) => keys.lane(runId, lane)),
+  );
   transaction.del(keys.run(runId));
   transaction.zrem(keys.runs(), runId);
-  if (definitionId !== null) {
+  if (definitionId !== null && definitionId !== undefined) {
     transaction.zrem(keys.runsOf(definitionId), runId);
     transaction.zrem(keys.active(definitionId), runId);
   }

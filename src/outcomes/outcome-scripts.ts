@@ -331,6 +331,96 @@ return created
 );
 
 /**
+ * Fixes how many lanes a run's items are split into: the first caller's count stays (a fan-out
+ * repeated after a crash must put each item in the lane it chose the first time). KEYS: run.
+ * ARGV: the proposed count. Returns the count on record, or a Redis error reply
+ * `PAW_NO_SUCH_RUN`.
+ */
+export const laneCountScript = new RedisScript(
+  'paw-lane-count',
+  `
+if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('PAW_NO_SUCH_RUN') end
+redis.call('HSETNX', KEYS[1], 'lanes', ARGV[1])
+return tonumber(redis.call('HGET', KEYS[1], 'lanes'))
+`,
+);
+
+/**
+ * Queues items for a run's lanes, unless they are queued already or a lane has taken them (a
+ * repeated fan-out leaves an item where it is). KEYS: the run's lane queue, then every lane.
+ * ARGV: the item keys. Returns how many were queued.
+ */
+export const enqueueForLanesScript = new RedisScript(
+  'paw-enqueue-for-lanes',
+  `
+local fresh = {}
+for i = 1, #ARGV do
+  local taken = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  for k = 2, #KEYS do
+    if taken then break end
+    taken = redis.call('ZSCORE', KEYS[k], ARGV[i])
+  end
+  if not taken then
+    fresh[#fresh + 1] = 0
+    fresh[#fresh + 1] = ARGV[i]
+  end
+end
+for i = 1, #fresh, 1000 do
+  redis.call('ZADD', KEYS[1], unpack(fresh, i, math.min(i + 999, #fresh)))
+end
+return #fresh / 2
+`,
+);
+
+/**
+ * A lane's share of the run's lane queue and its own items due by a time, with their records, in
+ * one step. Items are taken from the queue first (a trigger gets a snapshot started; a poll only
+ * learns of one), into the lane, due again at a lease's end should nobody write sooner; the
+ * lane's own due items make up the rest. KEYS: run, items, lane, lane queue. ARGV: the time (ms),
+ * the most items to return, the lease's end (ms), the most to take from the queue. Returns {''} when there is no such run, else
+ * {the run's status, the lane's size, the due time of the lane's first item not returned ('' when
+ * none), the items still in the lane queue, then item key, due time and stored JSON ('' when
+ * there is no record) for each item returned}, those from the queue first, then the lane's, the
+ * earliest first.
+ */
+export const dueItemsScript = new RedisScript(
+  'paw-due-items',
+  `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return {''} end
+local limit = tonumber(ARGV[2])
+local taken = {}
+if tonumber(ARGV[4]) > 0 then taken = redis.call('ZPOPMIN', KEYS[4], ARGV[4]) end
+local returned = {}
+for i = 1, #taken, 2 do
+  returned[#returned + 1] = taken[i]
+  returned[#returned + 1] = ARGV[3]
+end
+local fromQueue = #returned / 2
+local due = {}
+if fromQueue < limit then
+  due = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, limit - fromQueue)
+end
+local after = redis.call('ZRANGE', KEYS[3], #due / 2, #due / 2, 'WITHSCORES')
+for i = 1, #due do returned[#returned + 1] = due[i] end
+for i = 1, #taken, 2 do redis.call('ZADD', KEYS[3], ARGV[3], taken[i]) end
+local count = #returned / 2
+local reply = {status, redis.call('ZCARD', KEYS[3]), after[2] or '', redis.call('ZCARD', KEYS[4])}
+if count > 0 then
+  local members = {}
+  for i = 1, #returned, 2 do members[#members + 1] = returned[i] end
+  local stored = redis.call('HMGET', KEYS[2], unpack(members))
+  for i = 1, count do
+    reply[#reply + 1] = members[i]
+    reply[#reply + 1] = returned[2 * i]
+    reply[#reply + 1] = stored[i] or ''
+  end
+end
+return reply
+`,
+);
+
+/**
  * Finishes a run. KEYS: run. ARGV: runId, nowMs, status ('' derives it from the item counters),
  * errorCode, errorMessage ('' for none), base, start ('' or ms). See FINISH_RUN_FUNCTION.
  */

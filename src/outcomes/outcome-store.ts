@@ -15,7 +15,10 @@ import {
 import {
   createItemsScript,
   createRunScript,
+  dueItemsScript,
+  enqueueForLanesScript,
   finishRunScript,
+  laneCountScript,
   NOT_RECORDED,
   recordItemFunction,
   recordItemScript,
@@ -84,23 +87,80 @@ export interface RecordedItem {
 }
 
 /**
- * Another component's atomic step, run in the same Lua script as an item's record and before
- * it (a BullMQ job's move to the delayed set, say): the item's new state and the step land
- * together, in one round trip, or not at all.
+ * Another component's atomic step, run in the same Lua script as a batch of item records
+ * ({@link OutcomeStore.recordItems}): a BullMQ job's ownership checked before the records and
+ * its move to the delayed set after them, say. The records and the step land together, in one
+ * round trip, or not at all.
  */
 export interface AtomicStep {
-  /** Names the composed script; one script is kept per name, so a name always means one `lua`. */
+  /** Names the composed script; one script is kept per name, so a name always means one Lua. */
   readonly name: string;
   /**
-   * The body of a Lua function that reads its own `KEYS[1..keys.length]` and
-   * `ARGV[1..args.length]` and returns a number: a negative one refuses the step, and then
-   * nothing is recorded either.
+   * The body of a Lua function run before the records, reading its own `KEYS[1..keys.length]`
+   * and `ARGV[1..args.length]`: a negative number refuses the step, and then nothing is
+   * recorded.
    */
-  readonly lua: string;
+  readonly check: string;
+  /**
+   * The body of a Lua function run after the records (same KEYS and ARGV, and the keys of the
+   * lane and of the run's lane queue as `laneKey` and `queueKey`); its number is what
+   * {@link OutcomeStore.recordItems} returns as `stepResult`. Absent: 0.
+   */
+  readonly then?: string;
   readonly keys: readonly string[];
   readonly args: readonly (string | number)[];
-  /** The error {@link OutcomeStore.recordItem} throws for a refusal code. */
+  /** The error {@link OutcomeStore.recordItems} throws for a refusal code. */
   readonly refused: (code: number) => Error;
+}
+
+/**
+ * One item's part of {@link OutcomeStore.recordItems}: its record (compare-and-set with
+ * `onlyIfStatus`) and its place in the lane, which moves only when the record was made.
+ */
+export interface ItemWrite {
+  readonly itemKey: string;
+  /** Nothing is recorded when absent (only the lane changes). */
+  readonly update?: ItemUpdate;
+  readonly onlyIfStatus?: ItemStatus;
+  /** The update's details are merged into the item's instead of replacing them. */
+  readonly mergeDetails?: boolean;
+  /** This update finishes the run when it ends the run's last item still queued or running. */
+  readonly finishRunIfLast?: boolean;
+  /** When the item is next due in its lane (epoch ms); `null` takes it out; absent: unchanged. */
+  readonly dueAt?: number | null;
+}
+
+/** A write of {@link OutcomeStore.recordItems} whose `onlyIfStatus` did not hold. */
+interface NotRecorded {
+  readonly recorded: false;
+  /** The item as it is (undefined when there is none). */
+  readonly item: ItemRecord | undefined;
+}
+
+/** What {@link OutcomeStore.recordItems} did, one entry per write (undefined: nothing to record). */
+export interface RecordedItems {
+  readonly results: readonly (
+    (RecordedItem & { readonly recorded: true }) | NotRecorded | undefined
+  )[];
+  /** What the step's `then` returned. */
+  readonly stepResult: number;
+}
+
+/** What {@link OutcomeStore.dueItems} found in a lane. */
+export interface DueItems {
+  readonly runStatus: OutcomeStatus;
+  /** Items in the lane, due or not (those just taken from the queue included). */
+  readonly laneSize: number;
+  /** When the lane's earliest item not returned is due (epoch ms); undefined when none is. */
+  readonly nextDueAt: number | undefined;
+  /** Items still in the run's lane queue, for any lane to take. */
+  readonly queued: number;
+  /** The due items, earliest first, with their records (undefined: no record). */
+  readonly items: readonly {
+    readonly itemKey: string;
+    readonly dueAt: number;
+    readonly item: ItemRecord | undefined;
+  }[];
 }
 
 /** No run has this id (it was never created, or has been trimmed). */
@@ -285,14 +345,13 @@ export class OutcomeStore {
    * their value, `null` clears one. Returns the item as stored, its previous status, and the
    * run's item counts right after this update (read atomically with it: when `queued` and
    * `running` are both 0, this was the last item to end, and the run can be finished).
-   * With `along`, that step runs first in the same script: when it refuses, nothing is recorded
-   * and its error is thrown. Throws {@link UnknownRunError}.
+   * Throws {@link UnknownRunError}.
    */
   async recordItem(
     runId: string,
     itemKey: string,
     update: ItemUpdate,
-    options: { readonly along?: AtomicStep; readonly finishRunIfLast?: boolean } = {},
+    options: { readonly finishRunIfLast?: boolean } = {},
   ): Promise<RecordedItem> {
     const reply = await this.runRecordScript(runId, itemKey, update, {
       ...options,
@@ -344,14 +403,12 @@ export class OutcomeStore {
     itemKey: string,
     update: ItemUpdate,
     options: {
-      readonly along?: AtomicStep;
       readonly onlyIfStatus: ItemStatus | '';
       readonly mergeDetails: boolean;
       readonly finishRunIfLast?: boolean;
     },
   ): Promise<string[]> {
     if (itemKey === '') throw new TypeError('an item key must not be empty');
-    const keys = [this.keys.run(runId), this.keys.items(runId)];
     const start = this.pendingStart(runId);
     const args = [
       this.keys.base,
@@ -364,27 +421,161 @@ export class OutcomeStore {
       options.finishRunIfLast === true ? '1' : '0',
       start,
     ];
-    const along = options.along;
-    let reply: string[];
-    try {
-      reply = (
-        along === undefined
-          ? await recordItemScript.run(this.redis, keys, args)
-          : await composedScript(along).run(
-              this.redis,
-              [...along.keys, ...keys],
-              [...along.args, ...args],
-            )
-      ) as string[];
-    } catch (error) {
-      if (error instanceof Error && error.message.includes('PAW_NO_SUCH_RUN')) {
-        throw new UnknownRunError(runId);
-      }
-      throw error;
-    }
-    if (along !== undefined && reply[0] === REFUSED) throw along.refused(Number(reply[1]));
+    const reply = (await withKnownRun(runId, () =>
+      recordItemScript.run(this.redis, [this.keys.run(runId), this.keys.items(runId)], args),
+    )) as string[];
     if (reply[0] !== NOT_RECORDED) this.startRecorded(runId, start);
     return reply;
+  }
+
+  /**
+   * How many lanes the run's items are split into: `proposed`, unless a count is on record
+   * already (a repeated fan-out keeps the first). Throws {@link UnknownRunError}.
+   */
+  async laneCount(runId: string, proposed: number): Promise<number> {
+    return Number(
+      await withKnownRun(runId, () =>
+        laneCountScript.run(this.redis, [this.keys.run(runId)], [proposed]),
+      ),
+    );
+  }
+
+  /**
+   * Queues a run's items for its lanes (`lanes` of them), unless they are queued already or a
+   * lane has taken them. Returns how many were queued.
+   */
+  async enqueueForLanes(
+    runId: string,
+    lanes: number,
+    itemKeys: readonly string[],
+  ): Promise<number> {
+    let queued = 0;
+    const laneKeys = Array.from({ length: lanes }, (_, lane) => this.keys.lane(runId, lane));
+    for (let first = 0; first < itemKeys.length; first += ENQUEUE_BATCH) {
+      queued += Number(
+        await enqueueForLanesScript.run(
+          this.redis,
+          [this.keys.laneQueue(runId), ...laneKeys],
+          itemKeys.slice(first, first + ENQUEUE_BATCH),
+        ),
+      );
+    }
+    return queued;
+  }
+
+  /**
+   * Up to `limit` items for a lane, with their records: first up to `fromQueue` from the run's
+   * lane queue (taken into the lane, due at `leaseUntil`), then the lane's own items due by
+   * `upTo` (epoch ms), the earliest first. Undefined when there is no such run. One round trip.
+   */
+  async dueItems(
+    runId: string,
+    lane: number,
+    options: {
+      readonly upTo: number;
+      readonly limit: number;
+      readonly fromQueue: number;
+      readonly leaseUntil: number;
+    },
+  ): Promise<DueItems | undefined> {
+    const reply = (await dueItemsScript.run(
+      this.redis,
+      [
+        this.keys.run(runId),
+        this.keys.items(runId),
+        this.keys.lane(runId, lane),
+        this.keys.laneQueue(runId),
+      ],
+      [
+        Math.floor(options.upTo),
+        options.limit,
+        Math.round(options.leaseUntil),
+        Math.max(0, Math.min(options.fromQueue, options.limit)),
+      ],
+    )) as (string | number)[];
+    const [status = '', size = 0, next = '', queued = 0, ...flat] = reply;
+    if (status === '') return undefined;
+    const items: { itemKey: string; dueAt: number; item: ItemRecord | undefined }[] = [];
+    for (let index = 0; index + 2 < flat.length; index += 3) {
+      const itemKey = String(flat[index]);
+      const json = String(flat[index + 2]);
+      items.push({
+        itemKey,
+        dueAt: Number(flat[index + 1]),
+        item: json === '' ? undefined : itemFromStored(runId, itemKey, json),
+      });
+    }
+    return {
+      runStatus: status as OutcomeStatus,
+      laneSize: Number(size),
+      nextDueAt: next === '' ? undefined : Number(next),
+      queued: Number(queued),
+      items,
+    };
+  }
+
+  /**
+   * Records several items of a run and moves each in its lane, in one script: each write as
+   * {@link recordItemIf} (with `onlyIfStatus`) or {@link recordItem} would, the observer told
+   * of each as they would tell it. With `step`, its `check` runs first (a refusal records
+   * nothing and throws its error) and its `then` last. Throws {@link UnknownRunError}.
+   */
+  async recordItems(
+    runId: string,
+    lane: number,
+    writes: readonly ItemWrite[],
+    step?: AtomicStep,
+  ): Promise<RecordedItems> {
+    const start = this.pendingStart(runId);
+    const now = this.clock().getTime();
+    const args: (string | number)[] = [this.keys.base, runId, now, start];
+    for (const write of writes) {
+      if (write.itemKey === '') throw new TypeError('an item key must not be empty');
+      args.push(
+        write.itemKey,
+        write.update === undefined ? '' : JSON.stringify(storedPatch(write.update)),
+        write.onlyIfStatus ?? '',
+        write.mergeDetails === true ? '1' : '0',
+        write.finishRunIfLast === true ? '1' : '0',
+        write.dueAt === undefined ? '' : write.dueAt === null ? '-' : Math.round(write.dueAt),
+      );
+    }
+    const keys = [
+      this.keys.run(runId),
+      this.keys.items(runId),
+      this.keys.lane(runId, lane),
+      this.keys.laneQueue(runId),
+    ];
+    const script = recordItemsScript(step);
+    const reply = (await withKnownRun(runId, () =>
+      script.run(this.redis, [...(step?.keys ?? []), ...keys], [...(step?.args ?? []), ...args]),
+    )) as string[];
+    if (step !== undefined && reply[0] === REFUSED) throw step.refused(Number(reply[1]));
+    const results: RecordedItems['results'][number][] = [];
+    let at = 1;
+    let startRecorded = false;
+    for (const write of writes) {
+      const length = Number(reply[at] ?? 0);
+      const one = reply.slice(at + 1, at + 1 + length);
+      at += 1 + length;
+      if (write.update === undefined) {
+        results.push(undefined);
+      } else if (one[0] === NOT_RECORDED) {
+        const json = one[1] ?? '';
+        results.push({
+          recorded: false,
+          item: json === '' ? undefined : itemFromStored(runId, write.itemKey, json),
+        });
+      } else {
+        startRecorded = true;
+        results.push({
+          recorded: true,
+          ...this.recorded(runId, write.itemKey, write.update.status, one),
+        });
+      }
+    }
+    if (startRecorded) this.startRecorded(runId, start);
+    return { results, stepResult: Number(reply[0] ?? 0) };
   }
 
   /**
@@ -533,32 +724,79 @@ function hashOf(flat: readonly string[]): Record<string, string> {
 /** Items created per script call by {@link OutcomeStore.createItems}. */
 const CREATE_BATCH = 500;
 
+/** Items queued per script call by {@link OutcomeStore.enqueueForLanes}. */
+const ENQUEUE_BATCH = 1000;
+
 /** The first element of a composed script's reply when its {@link AtomicStep} refused. */
 const REFUSED = 'PAW_STEP_REFUSED';
 
-const composedScripts = new Map<string, RedisScript>();
+/** Runs `call`, turning the scripts' `PAW_NO_SUCH_RUN` error into {@link UnknownRunError}. */
+async function withKnownRun<T>(runId: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Error && error.message.includes('PAW_NO_SUCH_RUN')) {
+      throw new UnknownRunError(runId);
+    }
+    throw error;
+  }
+}
+
+const recordItemsScripts = new Map<string, RedisScript>();
 
 /**
- * The script that runs `step` and then, unless it refused, records the item (its KEYS and ARGV
- * come after the step's).
+ * The script behind {@link OutcomeStore.recordItems}: `step.check`, then for each write its
+ * record (pawRecordItem) and, when it was made, its lane's move, then `step.then`. KEYS: the
+ * step's, then run, items, lane, lane queue. ARGV: the step's, then base, runId, nowMs, start, then six per
+ * write: item key, patch JSON ('' records nothing), required status, merge ('1'), finish the run
+ * if last ('1'), due time ('' unchanged, '-' out of the lane). Returns {then's number, then per
+ * write the length of its record's reply and that reply}, or {REFUSED, code}.
  */
-function composedScript(step: AtomicStep): RedisScript {
-  let script = composedScripts.get(step.name);
+function recordItemsScript(step: AtomicStep | undefined): RedisScript {
+  const name = step?.name ?? '';
+  let script = recordItemsScripts.get(name);
   if (script === undefined) {
-    const k = step.keys.length;
-    const a = step.args.length;
+    const k = step?.keys.length ?? 0;
+    const a = step?.args.length ?? 0;
     script = new RedisScript(
-      `paw-record-item-along-${step.name}`,
+      step === undefined ? 'paw-record-items' : `paw-record-items-${name}`,
       `${recordItemFunction}
-local function pawAlong()
-${step.lua}
+local function pawCheck()
+${step?.check ?? 'return 0'}
 end
-local stepResult = pawAlong()
-if type(stepResult) == 'number' and stepResult < 0 then return {'${REFUSED}', tostring(stepResult)} end
-return pawRecordItem(KEYS[${k + 1}], KEYS[${k + 2}], ARGV[${a + 1}], ARGV[${a + 2}], ARGV[${a + 3}], ARGV[${a + 4}], ARGV[${a + 5}], ARGV[${a + 6}], ARGV[${a + 7}], ARGV[${a + 8}], ARGV[${a + 9}])
+local function pawThen(laneKey, queueKey)
+${step?.then ?? 'return 0'}
+end
+local checked = pawCheck()
+if type(checked) == 'number' and checked < 0 then return {'${REFUSED}', tostring(checked)} end
+local runKey, itemsKey, laneKey, queueKey = KEYS[${k + 1}], KEYS[${k + 2}], KEYS[${k + 3}], KEYS[${k + 4}]
+local base, runId, nowMs, start = ARGV[${a + 1}], ARGV[${a + 2}], ARGV[${a + 3}], ARGV[${a + 4}]
+local reply = {0}
+for i = ${a + 5}, #ARGV, 6 do
+  local itemKey, patch, due = ARGV[i], ARGV[i + 1], ARGV[i + 5]
+  local record = nil
+  if patch ~= '' then
+    record = pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patch, ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], start)
+    if record.err then return record end
+    -- A start deferred to the next write is recorded once.
+    if record[1] ~= '${NOT_RECORDED}' then start = '' end
+  end
+  if record == nil or record[1] ~= '${NOT_RECORDED}' then
+    if due == '-' then redis.call('ZREM', laneKey, itemKey)
+    elseif due ~= '' then redis.call('ZADD', laneKey, due, itemKey) end
+  end
+  if record == nil then
+    reply[#reply + 1] = 0
+  else
+    reply[#reply + 1] = #record
+    for j = 1, #record do reply[#reply + 1] = record[j] end
+  end
+end
+reply[1] = pawThen(laneKey, queueKey)
+return reply
 `,
     );
-    composedScripts.set(step.name, script);
+    recordItemsScripts.set(name, script);
   }
   return script;
 }

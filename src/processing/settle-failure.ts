@@ -23,8 +23,25 @@ export type FailureVerdict = 'shutdown' | 'retry' | 'fail';
  * classified in job-failure.ts, the attempt count comes from step-job.ts.
  */
 export function failureVerdict(job: Job, error: unknown, signal?: AbortSignal): FailureVerdict {
+  return verdictOf(error, isLastAttempt(job), signal);
+}
+
+/**
+ * The same rule for an item that counts its own attempts rather than its job's (a snapshot
+ * lane's item: one job works through many items, see src/processors/snapshot/snapshot-lane.ts).
+ */
+export function itemFailureVerdict(
+  error: unknown,
+  attempt: number,
+  maxAttempts: number,
+  signal?: AbortSignal,
+): FailureVerdict {
+  return verdictOf(error, attempt >= maxAttempts, signal);
+}
+
+function verdictOf(error: unknown, lastAttempt: boolean, signal?: AbortSignal): FailureVerdict {
   if (signal?.aborted === true) return 'shutdown';
-  return isTransientFailure(error) && !isLastAttempt(job) ? 'retry' : 'fail';
+  return isTransientFailure(error) && !lastAttempt ? 'retry' : 'fail';
 }
 
 /** The run of a job a failure happened in: what settling it needs besides the failure. */

@@ -1,13 +1,11 @@
 import { DelayedError, type Job } from 'bullmq';
-import type { ItemUpdate } from '../outcomes/outcome-records.js';
-import type { OutcomeStore } from '../outcomes/outcome-store.js';
-import { delayedMoveStep } from '../queue/delayed-move.js';
 
 /**
  * Ends this run of a BullMQ step job and brings it back at `until` (epoch ms): the job is moved
  * to the delayed set, so it holds no worker slot while it waits, and the move does not use up an
- * attempt. The next step starts from the item's outcome record: when it has something new to
- * record, use {@link recordAndContinueStepAt}. Never returns.
+ * attempt. The next step starts from its outcome records: a step that has something new to
+ * record moves its job in the same script instead (`ownedJobStep`, src/queue/delayed-move.ts).
+ * Never returns.
  */
 export async function continueStepAt(
   job: Job,
@@ -16,34 +14,6 @@ export async function continueStepAt(
 ): Promise<never> {
   await job.moveToDelayed(Math.max(Date.now(), Math.round(until)), lockToken(job, token));
   // BullMQ's way of saying "moved, not failed": the worker leaves the job where it now is.
-  throw new DelayedError();
-}
-
-/** What {@link recordAndContinueStepAt} records. */
-export interface StepRecord {
-  readonly runId: string;
-  readonly itemKey: string;
-  readonly update: ItemUpdate;
-  /** Called once the record and the move are done (a crash point, in tests). */
-  readonly onRecorded?: () => void;
-}
-
-/**
- * {@link continueStepAt}, recording the item's new state in the same step: one script writes the
- * outcome record and moves the job to the delayed set, so the two cannot come apart (a crash
- * leaves both or neither) and a step costs one round trip, not two. Never returns.
- */
-export async function recordAndContinueStepAt(
-  outcomes: OutcomeStore,
-  record: StepRecord,
-  job: Job,
-  token: string | undefined,
-  until: number,
-): Promise<never> {
-  await outcomes.recordItem(record.runId, record.itemKey, record.update, {
-    along: delayedMoveStep(job, lockToken(job, token), until),
-  });
-  record.onRecorded?.();
   throw new DelayedError();
 }
 
@@ -72,7 +42,7 @@ export function isLastAttempt(job: Job): boolean {
 }
 
 /** The job's lock token, which moving it needs (BullMQ passes it to processors that take it). */
-function lockToken(job: Job, token: string | undefined): string {
+export function lockToken(job: Job, token: string | undefined): string {
   if (token === undefined) {
     throw new Error(
       `job ${job.id ?? '?'} has no lock token: a step job cannot be delayed without it`,

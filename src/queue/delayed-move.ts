@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
-// BullMQ's own moveToDelayed script (its includes resolved), so that the move composed with an
-// outcome record is exactly the one Job.moveToDelayed runs. The file name carries its key count.
+// BullMQ's own moveToDelayed script (its includes resolved), so that the move composed with
+// outcome records is exactly the one Job.moveToDelayed runs. The file name carries its key count.
 import { moveToDelayed } from 'bullmq/dist/esm/scripts/moveToDelayed-11.js';
 import type { AtomicStep } from '../outcomes/outcome-store.js';
 
@@ -26,7 +26,7 @@ if (moveToDelayed.keys !== KEY_TYPES.length) {
   );
 }
 
-/** What BullMQ's script answers when it cannot move the job (its finishedErrors codes). */
+/** What BullMQ's scripts answer when a job is not the caller's to move (its finishedErrors codes). */
 const REFUSALS: Readonly<Record<number, string>> = {
   [-1]: 'the job no longer exists',
   [-2]: 'its lock is gone (another worker may have taken it as stalled)',
@@ -35,25 +35,79 @@ const REFUSALS: Readonly<Record<number, string>> = {
 };
 
 /**
- * BullMQ's move of an active step job to the delayed set until `until` (epoch ms), as an
- * {@link AtomicStep}: the outcome store runs it in the same script as an item's record, so the
- * item's new state and the job's wait happen together, in one round trip. The move uses no
- * attempt (as `job.moveToDelayed` does). Throw BullMQ's `DelayedError` afterwards.
+ * The job is still this worker's: it exists and its lock holds this worker's token (KEYS[5] is
+ * the job's key and ARGV[4] the token, in moveToDelayed's layout; BullMQ keeps the lock at
+ * `<job key>:lock`). The job's count of stalls (BullMQ's `stc`) starts again: a step job that
+ * records progress is not the poisoned job that count is there to stop, and a lane lives for a
+ * whole run, through any number of worker kills.
  */
-export function delayedMoveStep(job: Job, token: string, until: number): AtomicStep {
+const OWNED_BY_THIS_WORKER = `
+local jobKey = KEYS[5]
+if redis.call('EXISTS', jobKey) ~= 1 then return -1 end
+local lock = redis.call('GET', jobKey .. ':lock')
+if not lock then return -2 end
+if lock ~= ARGV[4] then return -6 end
+redis.call('HDEL', jobKey, 'stc')
+return 0
+`;
+
+/**
+ * An active step job's part in a write of outcome records (OutcomeStore.recordItems): the
+ * records are made only while the job is still this worker's (`token`). With
+ * `moveToNextDue`, the job then moves to the delayed set until its lane's earliest item is due
+ * (at once while the run's lane queue has items), as `job.moveToDelayed` would (no attempt
+ * used); the step's result is 1 when it moved, 0 when it did not (not asked to, or nothing is
+ * left in the lane nor in the queue: the job is done). Throw BullMQ's `DelayedError` after a
+ * move.
+ */
+export function ownedJobStep(
+  job: Job,
+  token: string,
+  options: { readonly moveToNextDue?: boolean } = {},
+): AtomicStep {
   const jobId = job.id;
   if (jobId === undefined) throw new Error('a job without an id cannot be moved');
   const queue = job.queueQualifiedName;
-  const now = Date.now();
+  const move = options.moveToNextDue === true;
   return {
-    name: 'bullmq-move-to-delayed',
-    lua: moveToDelayed.content,
+    name: move ? 'bullmq-owned-then-delayed' : 'bullmq-owned',
+    check: OWNED_BY_THIS_WORKER,
+    ...(move
+      ? {
+          then: `
+-- The delay (ARGV[5] of moveToDelayed) is the time to the lane's earliest due item, as it is
+-- now that the records are made; none while the run's lane queue has items to take.
+local delay = 0
+if redis.call('ZCARD', queueKey) == 0 then
+  local first = redis.call('ZRANGE', laneKey, 0, 0, 'WITHSCORES')
+  if not first[2] then return 0 end
+  delay = math.max(0, math.floor(tonumber(first[2]) - tonumber(ARGV[2])))
+end
+ARGV[5] = tostring(delay)
+local function bullmqMoveToDelayed()
+${moveToDelayed.content}
+end
+local moved = bullmqMoveToDelayed()
+if moved < 0 then return moved end
+return 1
+`,
+        }
+      : {}),
     keys: KEY_TYPES.map((type) => (type === undefined ? `${queue}:${jobId}` : `${queue}:${type}`)),
-    // prefix, timestamp, job id, token, delay, skip attempt, fields to update, fetch next, opts
-    args: [`${queue}:`, now, jobId, token, Math.max(0, Math.round(until) - now), '1', '', '0', ''],
+    // prefix, timestamp, job id, token, delay (set by \`then\`), skip attempt, fields to update,
+    // fetch next, opts
+    args: [`${queue}:`, Date.now(), jobId, token, 0, '1', '', '0', ''],
     refused: (code) =>
-      new Error(
-        `job ${jobId} could not be moved to the delayed set: ${REFUSALS[code] ?? `BullMQ code ${code}`}`,
+      new LostJobError(
+        `job ${jobId} is no longer this worker's, so nothing was recorded: ${REFUSALS[code] ?? `BullMQ code ${code}`}`,
       ),
   };
+}
+
+/**
+ * A step job is no longer this worker's (its lock expired and another worker took it, or it is
+ * gone): whatever it was about to record is the new owner's to find out again.
+ */
+export class LostJobError extends Error {
+  override readonly name = 'LostJobError';
 }

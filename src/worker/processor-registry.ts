@@ -29,10 +29,20 @@ export const PROCESSOR_FACTORIES: ProcessorFactories = {
       ...shared(resources),
       queries: resources.outcomes.queries,
       queues: resources.queues,
+      stopping: resources.stopping,
       settings: {
-        worker: { snapshotPoll: resources.settings.worker.snapshotPoll },
-        platform: { activityDelayMs: resources.settings.platform.activityDelayMs },
-        queues: { backoff: resources.settings.queues.backoff },
+        worker: {
+          snapshotPoll: resources.settings.worker.snapshotPoll,
+          snapshotLaneSize: resources.settings.worker.snapshotLaneSize,
+        },
+        platform: {
+          activityDelayMs: resources.settings.platform.activityDelayMs,
+          requestsPerSecond: resources.settings.platform.requestsPerSecond,
+        },
+        queues: {
+          backoff: resources.settings.queues.backoff,
+          attempts: resources.settings.queues.attempts,
+        },
       },
     }),
   'sla-window': (resources) => {

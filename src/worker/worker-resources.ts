@@ -23,4 +23,6 @@ export interface WorkerResources {
   /** The worker's command connection, for the helpers of the keys a kind keeps itself. */
   readonly redis: Redis;
   readonly crashPoints: CrashPoints;
+  /** Fires when the process begins to shut down (before the workers stop taking jobs). */
+  readonly stopping: AbortSignal;
 }

@@ -111,6 +111,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     queues,
     redis,
     crashPoints,
+    stopping: shutdown.signal,
   };
 
   const workers: Worker[] = [];

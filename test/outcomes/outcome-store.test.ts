@@ -281,31 +281,129 @@ describe('OutcomeStore items in one round trip', () => {
     expect((await store.getRun(runId))?.counts).toMatchObject({ total: 1, running: 1 });
   });
 
-  it('runs another atomic step with a record: when the step refuses, nothing is recorded', async () => {
+  it('queues items for lanes once, gives a lane its due items and its share of the queue in one read, and records many items in one script', async () => {
+    const store = newStore();
+    const runId = await queuedRun(store);
+    await store.createItems(runId, [
+      ['vm-1', { status: 'queued', target: 'vm-1' }],
+      ['vm-2', { status: 'queued', target: 'vm-2' }],
+      ['vm-3', { status: 'queued', target: 'vm-3' }],
+      ['vm-4', { status: 'queued', target: 'vm-4' }],
+    ]);
+    expect(await store.laneCount(runId, 2)).toBe(2);
+    // The first count stays.
+    expect(await store.laneCount(runId, 5)).toBe(2);
+    expect(await store.enqueueForLanes(runId, 2, ['vm-1', 'vm-2', 'vm-3'])).toBe(3);
+
+    // A lane with no room for new items takes none from the queue.
+    const none = await store.dueItems(runId, 1, {
+      upTo: 1_000,
+      limit: 2,
+      fromQueue: 0,
+      leaseUntil: 6_000,
+    });
+    expect(none).toMatchObject({ laneSize: 0, queued: 3, items: [] });
+    // Lane 0 has one item of its own, due at 1000: the queue comes first.
+    await redis.zadd(store.keys.lane(runId, 0), '1000', 'vm-4');
+    const first = await store.dueItems(runId, 0, {
+      upTo: 1_000,
+      limit: 2,
+      fromQueue: 2,
+      leaseUntil: 6_000,
+    });
+    expect(first).toMatchObject({
+      runStatus: 'queued',
+      laneSize: 3,
+      nextDueAt: 1_000,
+      queued: 1,
+      items: [
+        { itemKey: 'vm-1', dueAt: 6_000, item: { status: 'queued' } },
+        { itemKey: 'vm-2', dueAt: 6_000, item: { status: 'queued' } },
+      ],
+    });
+    // The rest of the queue, then the lane's own due item.
+    const second = await store.dueItems(runId, 0, {
+      upTo: 1_000,
+      limit: 2,
+      fromQueue: 2,
+      leaseUntil: 7_000,
+    });
+    expect(second?.items.map((item) => [item.itemKey, item.dueAt])).toEqual([
+      ['vm-3', 7_000],
+      ['vm-4', 1_000],
+    ]);
+    expect(second?.queued).toBe(0);
+    expect(second?.nextDueAt).toBe(6_000);
+    // A repeated fan-out queues nothing a lane has taken.
+    expect(await store.enqueueForLanes(runId, 2, ['vm-1', 'vm-2', 'vm-3', 'vm-4'])).toBe(0);
+    expect(await redis.zcard(store.keys.laneQueue(runId))).toBe(0);
+    expect(
+      await store.dueItems('nope@20250101T000000Z', 0, {
+        upTo: 0,
+        limit: 1,
+        fromQueue: 1,
+        leaseUntil: 0,
+      }),
+    ).toBeUndefined();
+
+    const { results } = await store.recordItems(runId, 0, [
+      { itemKey: 'vm-1', onlyIfStatus: 'queued', update: { status: 'running' }, dueAt: 9_000 },
+      // Not running: neither recorded nor moved.
+      { itemKey: 'vm-3', onlyIfStatus: 'running', update: { status: 'failed' }, dueAt: null },
+      { itemKey: 'vm-2', update: { status: 'succeeded' }, finishRunIfLast: true, dueAt: null },
+      // Only its place in the lane.
+      { itemKey: 'vm-4', dueAt: 8_000 },
+    ]);
+    expect(results[0]).toMatchObject({ recorded: true, item: { status: 'running' } });
+    expect(results[1]).toMatchObject({ recorded: false, item: { status: 'queued' } });
+    expect(results[2]).toMatchObject({ recorded: true, previousStatus: 'queued' });
+    expect(results[3]).toBeUndefined();
+    expect(await redis.zrange(store.keys.lane(runId, 0), '0', '-1', 'WITHSCORES')).toEqual([
+      'vm-3',
+      '7000',
+      'vm-4',
+      '8000',
+      'vm-1',
+      '9000',
+    ]);
+    expect((await store.getRun(runId))?.counts).toMatchObject({
+      queued: 2,
+      running: 1,
+      succeeded: 1,
+    });
+    await expect(
+      store.recordItems('nope@20250101T000000Z', 0, [
+        { itemKey: 'vm-1', update: { status: 'running' } },
+      ]),
+    ).rejects.toThrow(UnknownRunError);
+  });
+
+  it('runs another atomic step with the records: when its check refuses, nothing is recorded; its then comes last', async () => {
     const store = newStore();
     const runId = await queuedRun(store);
     await store.createItems(runId, [['vm-1', { status: 'queued', target: 'vm-1' }]]);
+    await redis.zadd(store.keys.lane(runId, 0), '0', 'vm-1');
     const flag = `${store.keys.base}:test-flag`;
     const step = (allow: boolean) => ({
-      name: 'test-set-flag',
-      lua: `if ARGV[1] ~= '1' then return -7 end\nredis.call('SET', KEYS[1], 'set')\nreturn 0`,
+      name: 'test-check-then-count',
+      check: `if ARGV[1] ~= '1' then return -7 end\nredis.call('SET', KEYS[1], 'checked')\nreturn 0`,
+      then: `return redis.call('ZCARD', laneKey) + 10`,
       keys: [flag],
       args: [allow ? '1' : '0'],
       refused: (code: number) => new Error(`refused with ${code}`),
     });
-    await expect(
-      store.recordItem(runId, 'vm-1', { status: 'running' }, { along: step(false) }),
-    ).rejects.toThrow('refused with -7');
+    const write = { itemKey: 'vm-1', update: { status: 'running' as const }, dueAt: null };
+    await expect(store.recordItems(runId, 0, [write], step(false))).rejects.toThrow(
+      'refused with -7',
+    );
     expect((await store.getItem(runId, 'vm-1'))?.status).toBe('queued');
     expect(await redis.get(flag)).toBeNull();
-    const recorded = await store.recordItem(
-      runId,
-      'vm-1',
-      { status: 'running' },
-      { along: step(true) },
-    );
-    expect(recorded.item.status).toBe('running');
-    expect(await redis.get(flag)).toBe('set');
+    expect(await redis.zcard(store.keys.lane(runId, 0))).toBe(1);
+    const recorded = await store.recordItems(runId, 0, [write], step(true));
+    expect(recorded.results[0]).toMatchObject({ recorded: true, item: { status: 'running' } });
+    // The then step saw the lane after the write had taken vm-1 out of it.
+    expect(recorded.stepResult).toBe(10);
+    expect(await redis.get(flag)).toBe('checked');
   });
 
   it('finishes the run in the step that ends its last item, and tells the observer once', async () => {

@@ -34,6 +34,14 @@ describe('worker shutdown (SIGTERM)', () => {
 
   const snapshotQueue = () => kit.queues.queue('snapshot');
 
+  /**
+   * A worker at 5 platform requests a second, the run in one lane: the lane takes a few
+   * workloads at a time (about a second of the rate), so each worker below finds some still to
+   * trigger.
+   */
+  const worker = (env: Record<string, string> = {}) =>
+    kit.paw(['worker'], { PAW_PLATFORM_RPS: '5', PAW_SNAPSHOT_LANE_SIZE: '1000', ...env });
+
   /** Items whose trigger is on its way (intent recorded, no answer yet), sent after `since`. */
   const inFlight = (items: ItemRow[], since = 0) =>
     items.filter(
@@ -69,7 +77,7 @@ describe('worker shutdown (SIGTERM)', () => {
     // 1. A drain: platform calls take 1 s, the grace period 10 s. The active jobs finish their
     //    step and the worker exits 0; polled jobs wait delayed, none is active or failed.
     await setLatency(1_000, 1_000);
-    const draining = kit.paw(['worker'], { PAW_WORKER_SHUTDOWN_GRACE_MS: '10000' });
+    const draining = worker({ PAW_WORKER_SHUTDOWN_GRACE_MS: '10000' });
     await eventually(
       'a few snapshots triggered',
       async () =>
@@ -91,7 +99,7 @@ describe('worker shutdown (SIGTERM)', () => {
     // 2. The grace period (1 s) runs out while triggers take 3 s: their AbortSignal fires, they
     //    are left delayed (the trigger may have reached the platform: the retry reconciles).
     await setLatency(3_000, 0);
-    const aborted = kit.paw(['worker'], { PAW_WORKER_SHUTDOWN_GRACE_MS: '1000' });
+    const aborted = worker({ PAW_WORKER_SHUTDOWN_GRACE_MS: '1000' });
     await triggering(aborted, runId);
     expect(await exitWithin(aborted.stop('SIGTERM'), 'the aborted worker')).toEqual({
       code: 0,
@@ -105,7 +113,7 @@ describe('worker shutdown (SIGTERM)', () => {
     });
 
     // 3. A second signal forces exit at once, whatever is active.
-    const forced = kit.paw(['worker'], { PAW_WORKER_SHUTDOWN_GRACE_MS: '30000' });
+    const forced = worker({ PAW_WORKER_SHUTDOWN_GRACE_MS: '30000' });
     await triggering(forced, runId);
     forced.child.kill('SIGTERM');
     await forced.waitForStderr(/paw worker: stopping/);

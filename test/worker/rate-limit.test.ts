@@ -1,3 +1,5 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PawProcess } from '../support/paw-process.js';
 import { exitWithin } from './support/wait-for.js';
@@ -24,7 +26,15 @@ describe('the platform rate limit, shared by worker processes', () => {
     const connected = kit.sim.clusters
       .filter((cluster) => cluster.connectionState === 'Connected')
       .map((cluster) => cluster.id);
-    const env = { PAW_PLATFORM_RPS: '15' };
+    // One snapshot job at a time per worker: the run's lanes (about 8 workloads each) spread
+    // over all three.
+    const configDir = join(kit.dir, 'one-lane-each');
+    await mkdir(configDir, { recursive: true });
+    const settings = await readFile(join(kit.dir, 'config', 'paw.yaml'), 'utf8');
+    const oneAtATime = settings.replace(/concurrency: 5/, 'concurrency: 1');
+    expect(oneAtATime).not.toEqual(settings);
+    await writeFile(join(configDir, 'paw.yaml'), oneAtATime);
+    const env = { PAW_PLATFORM_RPS: '15', PAW_CONFIG_DIR: configDir };
     const workers: PawProcess[] = [
       kit.paw(['worker'], env),
       kit.paw(['worker'], env),

@@ -92,7 +92,7 @@ maxWait: 1h
     expect(leakedSecrets(start.stderr + start.stdout, secrets)).toEqual([]);
     expect(leakedSecrets(worker.stderr + worker.stdout, secrets)).toEqual([]);
     const dump = await kit.dumpRedis();
-    expect(dump).toContain('snapshot-item'); // the dump holds the job data
+    expect(dump).toContain('snapshot-lane'); // the dump holds the jobs' traces
     expect(leakedSecrets(dump, secrets)).toEqual([]);
   });
 });

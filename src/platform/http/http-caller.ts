@@ -59,7 +59,7 @@ export interface HttpCallerOptions {
 }
 
 /**
- * Every request paw sends goes through here: origin guard, request gate, bearer token, one
+ * Every request paw sends goes through here: origin guard, bearer token, request gate, one
  * info line per attempt, classification of failures, the short retry loop and the single replay
  * after a 401. Long waits are not its business: once its few attempts are spent, the typed
  * error goes up and the queue decides when to try again.
@@ -74,8 +74,10 @@ export class HttpCaller {
 
     for (let attempt = 1; ; attempt++) {
       spec.signal?.throwIfAborted();
-      if (spec.gated) await this.options.gate.acquire(spec.signal);
+      // The token first, then the gate: requests the gate had let through would otherwise wait
+      // together for a token being fetched and leave at once, the burst the gate is there to stop.
       const token = spec.authorization ? await spec.authorization.token(spec.signal) : undefined;
+      if (spec.gated) await this.options.gate.acquire(spec.signal);
 
       const started = performance.now();
       let outcome: { value: T } | { error: unknown };

@@ -18,13 +18,18 @@ export interface SnapshotDependencies {
   readonly outcomes: OutcomeStore;
   /** The same records, listed: a resumed fan-out's items, the traces other runs recorded. */
   readonly queries: OutcomeQueries;
-  /** The `snapshot` queue, to add the item jobs. */
+  /** The `snapshot` queue, to add the lane jobs. */
   readonly queues: RunQueues;
   readonly crashPoints: CrashPoints;
-  /** The settings the kind reads: its polling, the platform's activity delay, the read backoff. */
+  /** Fires when the worker process begins to shut down: a lane stops taking new items. */
+  readonly stopping: AbortSignal;
+  /**
+   * The settings the kind reads: its lanes and polling, the platform's activity delay and rate
+   * (what a lane keeps in flight), an item's attempts and their backoff.
+   */
   readonly settings: {
-    readonly worker: Pick<Settings['worker'], 'snapshotPoll'>;
-    readonly platform: Pick<Settings['platform'], 'activityDelayMs'>;
-    readonly queues: Pick<Settings['queues'], 'backoff'>;
+    readonly worker: Pick<Settings['worker'], 'snapshotPoll' | 'snapshotLaneSize'>;
+    readonly platform: Pick<Settings['platform'], 'activityDelayMs' | 'requestsPerSecond'>;
+    readonly queues: Pick<Settings['queues'], 'backoff' | 'attempts'>;
   };
 }

@@ -5,31 +5,34 @@ import type { SnapshotDefinition } from '../../definitions/snapshot-definition.j
 import type { Logger } from '../../log/logger.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemUpdate } from '../../outcomes/outcome-records.js';
-import { itemJobId } from '../../queue/run-id.js';
 import { isRunOf, parseRunJobData, type RunJobData } from '../../queue/run-job.js';
 import { settleFailure } from '../../processing/settle-failure.js';
 import { resolveRetention, type ResolvedRetention } from './retention.js';
 import type { SnapshotDependencies } from './snapshot-dependencies.js';
-import { SNAPSHOT_ITEM_JOB_NAME, type SnapshotItemData } from './snapshot-item-job.js';
+import {
+  SNAPSHOT_LANE_JOB_NAME,
+  laneJobId,
+  lanesFor,
+  type SnapshotLaneData,
+} from './snapshot-lane-job.js';
 import { resolveTargets } from './targets.js';
 import { attemptNumber } from '../../processing/step-job.js';
 
 /**
  * Written into the run job's data (beside the scheduler's run data) once every item is
- * recorded: a retry of the run job then skips straight to adding the item jobs, from the items
- * in the outcome store, and never records an item as queued again after its job has started.
+ * recorded: a retry of the run job then skips straight to queueing the items still queued or
+ * running that no lane has taken, from the outcome store, and never records an item as queued
+ * again after a lane has taken it.
  */
 const fanOutSchema = z.strictObject({ slaDomainId: z.string().nullable() });
-
-/** Item jobs added this many at a time. */
-const BATCH = 500;
 
 /**
  * The `run` job of a snapshot definition: resolves the retention SLA Domain and the target
  * workloads at fire time, records one item per workload (unsupported types `skipped`, unknown
- * ids `failed`, the rest `queued`), and adds one `snapshot-item` job per queued workload with a
- * deterministic id, so 5,000 VMs are 5,000 independent jobs. A run with nothing to trigger is
- * finished here; otherwise its last item finishes it.
+ * ids `failed`, the rest `queued`), queues the queued ones for the run's lanes and adds one
+ * `snapshot-lane` job per lane with a deterministic id: 5,000 VMs are three lanes, each job
+ * taking its share of them from the queue and working through it (snapshot-lane.ts). A run with
+ * nothing to trigger is finished here; otherwise its last item finishes it.
  */
 export class SnapshotRunJob {
   private readonly queries: OutcomeQueries;
@@ -75,7 +78,7 @@ export class SnapshotRunJob {
         workloadIds = recorded.queued;
         await job.updateData({ ...(job.data as object), fanOut });
       }
-      const added = await this.addItemJobs(
+      const added = await this.addLanes(
         data,
         fanOut.slaDomainId,
         workloadIds ?? (await this.activeItems(data.runId)),
@@ -84,13 +87,13 @@ export class SnapshotRunJob {
 
       const run = await outcomes.getRun(data.runId);
       const counts = run?.counts;
-      logger.info({ counts, itemJobs: added }, 'snapshot run fanned out');
+      logger.info({ counts, lanes: added }, 'snapshot run fanned out');
       if (counts !== undefined && counts.queued === 0 && counts.running === 0) {
         const status = await outcomes.finishRun(data.runId);
         logger.info({ status, counts }, 'snapshot run finished: nothing to wait for');
         return { runId: data.runId, status };
       }
-      return { runId: data.runId, itemJobs: added };
+      return { runId: data.runId, lanes: added };
     } catch (error) {
       return this.fail(job, token, data.runId, error, logger, signal);
     }
@@ -176,30 +179,37 @@ export class SnapshotRunJob {
     return workloadIds;
   }
 
-  /** Adds a `snapshot-item` job per workload (idempotent: the job id is the item's). */
-  private async addItemJobs(
+  /**
+   * Queues the workloads for the run's lanes (those no lane has taken yet) and adds a
+   * `snapshot-lane` job per lane (idempotent: the job id is the lane's). Returns the lane count.
+   */
+  private async addLanes(
     data: RunJobData & { definition: SnapshotDefinition },
     slaDomainId: string | null,
     workloadIds: readonly string[],
   ): Promise<number> {
-    const queue = this.dependencies.queues.queue('snapshot');
+    if (workloadIds.length === 0) return 0;
+    const { outcomes, queues } = this.dependencies;
+    // The first fan-out's count stays: a repeated one adds no lane and forgets none.
+    const laneSize = this.dependencies.settings.worker.snapshotLaneSize;
+    const lanes = await outcomes.laneCount(data.runId, lanesFor(workloadIds.length, laneSize));
+    await outcomes.enqueueForLanes(data.runId, lanes, workloadIds);
     const maxWaitMs = parseDuration(data.definition.maxWait) ?? 6 * 3_600_000;
-    for (let start = 0; start < workloadIds.length; start += BATCH) {
-      await queue.addBulk(
-        workloadIds.slice(start, start + BATCH).map((workloadId) => ({
-          name: SNAPSHOT_ITEM_JOB_NAME,
-          data: {
-            runId: data.runId,
-            definitionId: data.definitionId,
-            workloadId,
-            slaDomainId,
-            maxWaitMs,
-          } satisfies SnapshotItemData,
-          opts: { jobId: itemJobId(data.runId, workloadId) },
-        })),
-      );
-    }
-    return workloadIds.length;
+    await queues.queue('snapshot').addBulk(
+      Array.from({ length: lanes }, (_, lane) => ({
+        name: SNAPSHOT_LANE_JOB_NAME,
+        data: {
+          runId: data.runId,
+          definitionId: data.definitionId,
+          lane,
+          lanes,
+          slaDomainId,
+          maxWaitMs,
+        } satisfies SnapshotLaneData,
+        opts: { jobId: laneJobId(data.runId, lane) },
+      })),
+    );
+    return lanes;
   }
 
   /**

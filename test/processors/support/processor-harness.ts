@@ -95,6 +95,7 @@ export async function startProcessorHarness(
     queues,
     redis,
     crashPoints: NO_CRASH_POINTS,
+    stopping: new AbortController().signal,
   };
   const firer = new RunFirer(outcomes, new RunProducer(queues), logs.logger);
   const workers: Worker[] = [];

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { stringify } from 'yaml';
 import { settingsSchema, type Settings } from '../../../src/config/settings-schema.js';
 import {
   jobDefinitionSchema,
@@ -28,24 +29,30 @@ import { connectTestRedis, testRedisUrl, uniquePrefix } from '../../support/redi
 
 /**
  * Short waits everywhere, so a test of a whole night takes seconds: polls every 50–400 ms,
- * retries after 100 ms doubling to 1 s, a dead worker's jobs taken over within about 3 s; five
- * snapshot jobs at once per worker, so that several workers share a run.
+ * retries after 100 ms doubling to 1 s, a dead worker's jobs taken over within about 3 s; a run's
+ * workloads in lanes of about 8, so that several workers share a run. The `paw` processes read
+ * them from the kit's config/paw.yaml, an in-process worker gets them with the kit's Redis and
+ * credentials ({@link settingsFor}).
  */
-const FAST_SETTINGS = `
-queues:
-  snapshot: { concurrency: 5 }
-  attempts: 5
-  backoff: { baseMs: 100, maxMs: 1000 }
-worker:
-  lockDurationMs: 2000
-  stalledIntervalMs: 1000
-  maxStalledCount: 50
-  shutdownGraceMs: 5000
-  snapshotPoll: { minMs: 50, maxMs: 400 }
-platform:
-  retry: { baseDelayMs: 20, maxDelayMs: 100 }
-  activityDelayMs: 1500
-`;
+const FAST_SETTINGS = {
+  queues: {
+    snapshot: { concurrency: 5 },
+    attempts: 5,
+    backoff: { baseMs: 100, maxMs: 1000 },
+  },
+  worker: {
+    lockDurationMs: 2000,
+    stalledIntervalMs: 1000,
+    maxStalledCount: 50,
+    shutdownGraceMs: 5000,
+    snapshotPoll: { minMs: 50, maxMs: 400 },
+    snapshotLaneSize: 8,
+  },
+  platform: {
+    retry: { baseDelayMs: 20, maxDelayMs: 100 },
+    activityDelayMs: 1500,
+  },
+};
 
 export interface InProcessWorker {
   readonly logs: LogCapture;
@@ -93,7 +100,7 @@ export async function startWorkerTestKit(
   );
   const { sim, dir, credentialsFile } = kit;
   await mkdir(join(dir, 'config'));
-  await writeFile(join(dir, 'config', 'paw.yaml'), FAST_SETTINGS);
+  await writeFile(join(dir, 'config', 'paw.yaml'), stringify(FAST_SETTINGS));
   await mkdir(join(dir, 'jobs'));
   const prefix = uniquePrefix(label);
   const base = settingsFor(redisUrl, prefix, credentialsFile);
@@ -194,24 +201,9 @@ function settingsFor(
   overrides: Record<string, unknown> = {},
 ): Settings {
   const fast: Record<string, unknown> = {
+    ...FAST_SETTINGS,
     redis: { url, prefix },
-    platform: {
-      credentialsFile,
-      retry: { baseDelayMs: 20, maxDelayMs: 100 },
-      activityDelayMs: 1500,
-    },
-    queues: {
-      snapshot: { concurrency: 5 },
-      attempts: 5,
-      backoff: { baseMs: 100, maxMs: 1000 },
-    },
-    worker: {
-      lockDurationMs: 2000,
-      stalledIntervalMs: 1000,
-      maxStalledCount: 50,
-      shutdownGraceMs: 5000,
-      snapshotPoll: { minMs: 50, maxMs: 400 },
-    },
+    platform: { ...FAST_SETTINGS.platform, credentialsFile },
   };
   for (const [section, value] of Object.entries(overrides)) {
     fast[section] = { ...(fast[section] as object | undefined), ...(value as object) };

@@ -1,0 +1,360 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { setMaxListeners } from 'node:events';
+import type { ItemRecord } from '../../outcomes/outcome-records.js';
+import { UnknownRunError, type ItemWrite } from '../../outcomes/outcome-store.js';
+import { backoffDelay } from '../../queue/backoff.js';
+import { LostJobError, ownedJobStep } from '../../queue/delayed-move.js';
+import { failureFacts } from '../../processing/job-failure.js';
+import { continueAfterShutdown, continueStepAt, lockToken } from '../../processing/step-job.js';
+import { SnapshotItemSteps, type ItemOutcome, type ItemStepContext } from './item-step.js';
+import type { SnapshotDependencies } from './snapshot-dependencies.js';
+import { snapshotLaneDataSchema, type SnapshotLaneData } from './snapshot-lane-job.js';
+
+/**
+ * How long one run of a lane's job takes new items before it writes what it has and moves
+ * itself to the delayed set (a shutting-down worker's lanes stop taking at once). Long: a lane
+ * ending a run first waits for its items in flight, and meanwhile sends fewer requests than the
+ * rate allows. Short enough that a paused queue or another run's lane waiting for a worker slot
+ * gets its turn soon.
+ */
+const WAKE_MS = 30_000;
+/** What the items in flight came to is recorded at least this often (one script for all). */
+const FLUSH_MS = 250;
+/**
+ * With nothing in flight, a lane whose next item is due within this long waits for it here
+ * rather than moving to the delayed set and being fetched again (two round trips and BullMQ's
+ * bookkeeping saved per wait); a longer wait frees the worker's slot.
+ */
+const HOLD_MS = 2_000;
+/**
+ * An item taken from the run's lane queue, or to be polled or reconciled, is due again this long
+ * after it was taken: should this worker die, the lane's next owner takes it up then (an item
+ * whose intent is on record is due again when it may be reconciled, `platform.activityDelayMs`
+ * later).
+ */
+const LEASE_MS = 5_000;
+/** Items a lane keeps in flight, at least and at most (see {@link inFlightTarget}). */
+const MIN_IN_FLIGHT = 8;
+const MAX_IN_FLIGHT = 500;
+
+/**
+ * A lane of a snapshot run: one BullMQ step job working through a share of the run's items
+ * (docs/worker.md, "A snapshot run"). The items no lane has taken yet wait in the run's lane
+ * queue; those a lane has taken are in its own sorted set, each scored by when it is next due,
+ * beside the items' records in the outcome store. The job carries only which lane it is. Each
+ * run of the job:
+ *
+ * 1. reads its items due, and as many more from the run's lane queue as it has room for, with
+ *    their records (one round trip), and takes them in one write: an item to trigger gets its
+ *    intent on record, an item to poll or reconcile a lease;
+ * 2. runs each item's step ({@link SnapshotItemSteps}) at once, through the platform's shared
+ *    request gate, taking more as those in flight end;
+ * 3. records what the steps came to, many items per script, at least every {@link FLUSH_MS};
+ * 4. with nothing in flight and nothing due within {@link HOLD_MS}, or after {@link WAKE_MS},
+ *    records the rest and moves itself, in the same script, to the delayed set until its
+ *    earliest item is due; with no item left in it nor in the queue, it completes.
+ *
+ * Every write checks first that the job is still this worker's: one that lost it (its lock
+ * expired, another worker took the lane over) records nothing more.
+ */
+export class SnapshotLaneJob {
+  private readonly steps: SnapshotItemSteps;
+
+  constructor(private readonly dependencies: SnapshotDependencies) {
+    this.steps = new SnapshotItemSteps(dependencies);
+  }
+
+  async process(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {
+    const parsed = snapshotLaneDataSchema.safeParse(job.data);
+    if (!parsed.success) {
+      throw new UnrecoverableError(`snapshot lane job ${job.id ?? '?'} has invalid data`);
+    }
+    const data = parsed.data;
+    // Every item in flight listens to the job's signal (its requests abort with it).
+    if (signal !== undefined) setMaxListeners(MAX_IN_FLIGHT + 16, signal);
+    const logger = this.dependencies.logger.child({
+      kind: 'snapshot',
+      runId: data.runId,
+      jobId: job.id,
+      lane: data.lane,
+    });
+    const wake = new LaneWake(this.dependencies, this.steps, job, lockToken(job, token), data, {
+      runId: data.runId,
+      slaDomainId: data.slaDomainId,
+      maxWaitMs: data.maxWaitMs,
+      signal,
+      logger,
+    });
+    try {
+      return await wake.run();
+    } catch (error) {
+      if (error instanceof DelayedError || error instanceof LostJobError) throw error;
+      if (error instanceof UnknownRunError) {
+        throw new UnrecoverableError(`run ${data.runId} has no outcome record (trimmed?)`);
+      }
+      if (signal?.aborted === true) return continueAfterShutdown(job, token);
+      // A lane must outlive anything that goes wrong in one of its runs (Redis gone for a
+      // while, a bug in one item): it comes back later, without using an attempt, and carries
+      // on from its records.
+      const retryMs = backoffDelay(wake.failures + 1, this.dependencies.settings.queues.backoff);
+      logger.error(
+        { ...failureFacts(error), retryMs },
+        'snapshot lane failed; it carries on from its records',
+      );
+      return continueStepAt(job, token, Date.now() + retryMs);
+    }
+  }
+}
+
+/** One run of a lane's job (see {@link SnapshotLaneJob}). */
+class LaneWake {
+  /** Errors of this run so far (the next run's backoff). */
+  failures = 0;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Items whose step has ended and whose outcome waits for the next write. */
+  private readonly pending = new Set<string>();
+  /** Items this run leaves alone: changed under it since it read them. */
+  private readonly skipped = new Set<string>();
+  private readonly outcomes: ItemOutcome[] = [];
+  /** Items whose earlier trigger left no trace: a new intent, then a trigger. */
+  private readonly toTriggerAgain: ItemRecord[] = [];
+  /**
+   * When the lane's earliest item not in hand is due, as far as this run knows: from its last
+   * read, and the due times it has written since.
+   */
+  private nextDueAt = Number.POSITIVE_INFINITY;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(
+    private readonly dependencies: SnapshotDependencies,
+    private readonly steps: SnapshotItemSteps,
+    private readonly job: Job,
+    private readonly token: string,
+    private readonly data: SnapshotLaneData,
+    private readonly context: ItemStepContext,
+  ) {}
+
+  async run(): Promise<unknown> {
+    const started = Date.now();
+    const stopping = this.dependencies.stopping;
+    let lastWrite = started;
+    // When the lane may have more due items to take (0: now).
+    let nextReadAt = 0;
+    for (;;) {
+      const now = Date.now();
+      const taking =
+        now - started < WAKE_MS && !stopping.aborted && this.context.signal?.aborted !== true;
+      const target = inFlightTarget(this.dependencies, this.data);
+      const room = target - this.inFlight.size;
+      if (taking && (this.toTriggerAgain.length > 0 || (room >= target / 2 && now >= nextReadAt))) {
+        nextReadAt = await this.take(room);
+      }
+      const idle = this.inFlight.size === 0;
+      const moreNow = taking && (this.toTriggerAgain.length > 0 || nextReadAt <= Date.now());
+      const sinceWrite = Date.now() - lastWrite;
+      if (this.outcomes.length > 0 && (idle || sinceWrite >= FLUSH_MS)) {
+        await this.write();
+        lastWrite = Date.now();
+        continue;
+      }
+      if (!idle) {
+        await this.nextEnd(Math.max(1, FLUSH_MS - sinceWrite));
+        continue;
+      }
+      if (moreNow) continue;
+      // Nothing in flight and nothing due now: wait here for an item due soon, or leave the
+      // lane delayed until its next item is due.
+      const wait = Math.min(this.nextDueAt, nextReadAt) - Date.now();
+      if (!taking || wait > HOLD_MS || Date.now() + wait - started >= WAKE_MS) break;
+      await this.nextEnd(wait, stopping);
+      nextReadAt = 0;
+    }
+    // The rest, and the move to when the lane is next due, in one script.
+    const moved = await this.write({ moveToNextDue: true });
+    if (moved) throw new DelayedError();
+    this.context.logger.info('snapshot lane done: every item of it has ended');
+    return { lane: this.data.lane, status: 'done' };
+  }
+
+  /**
+   * Reads up to `room` due items and takes them (one write: intents and leases), then starts
+   * their steps. Returns when the lane may have more due items: now when the read was full, else
+   * when its next item is due.
+   */
+  private async take(room: number): Promise<number> {
+    const { outcomes, settings } = this.dependencies;
+    const now = Date.now();
+    const again = this.toTriggerAgain.splice(0);
+    for (const item of again) this.pending.delete(item.itemKey);
+    let due: ItemRecord[] = [];
+    let nextReadAt = Number.POSITIVE_INFINITY;
+    if (room > 0) {
+      // Items due a little later are taken now too: one read serves them all.
+      const slack = Math.min(settings.worker.snapshotPoll.minMs / 4, 1_000);
+      // Items in hand (in flight, waiting for a write, left alone) may come back due: ask for
+      // as many more.
+      const inHand = this.inFlight.size + this.pending.size + this.skipped.size;
+      const read = await outcomes.dueItems(this.data.runId, this.data.lane, {
+        upTo: now + slack,
+        limit: room + inHand,
+        fromQueue: room,
+        leaseUntil: now + LEASE_MS,
+      });
+      if (read === undefined) throw new UnknownRunError(this.data.runId);
+      for (const { itemKey, item } of read.items) {
+        if (this.inFlight.has(itemKey) || this.pending.has(itemKey) || this.skipped.has(itemKey)) {
+          continue;
+        }
+        if (item === undefined) {
+          // In the lane without a record (a run trimmed mid-way): nothing to do for it.
+          this.outcomes.push({ kind: 'write', write: { itemKey, dueAt: null } });
+          this.pending.add(itemKey);
+          continue;
+        }
+        due.push(item);
+      }
+      const full = read.items.length >= room + inHand || read.queued > 0;
+      due = due.slice(0, room);
+      this.nextDueAt = read.nextDueAt ?? Number.POSITIVE_INFINITY;
+      nextReadAt = full ? now : this.nextDueAt;
+    }
+    if (due.length === 0 && again.length === 0) return nextReadAt;
+
+    const writes: ItemWrite[] = [];
+    const toTrigger: ItemRecord[] = [];
+    const toStep: [ItemRecord, 'poll' | 'reconcile'][] = [];
+    for (const item of [...again, ...due]) {
+      const state = again.includes(item) ? 'trigger' : this.steps.stateOf(item);
+      if (state === 'gone') {
+        this.outcomes.push({ kind: 'write', write: { itemKey: item.itemKey, dueAt: null } });
+        this.pending.add(item.itemKey);
+      } else if (state === 'trigger') {
+        writes.push(this.steps.intent(item, this.context, now));
+        toTrigger.push(item);
+      } else {
+        writes.push({ itemKey: item.itemKey, dueAt: now + LEASE_MS });
+        toStep.push([item, state]);
+      }
+    }
+    const taken = await outcomes.recordItems(
+      this.data.runId,
+      this.data.lane,
+      writes,
+      ownedJobStep(this.job, this.token),
+    );
+    // An intent is on record before its trigger is sent.
+    for (const [index, write] of writes.entries()) {
+      const result = taken.results[index];
+      if (write.update === undefined || result === undefined || !result.recorded) continue;
+      this.dependencies.crashPoints.reach('snapshot.after-intent');
+    }
+    for (const [index, write] of writes.entries()) {
+      const result = taken.results[index];
+      if (write.update === undefined) continue;
+      if (result === undefined || !result.recorded) {
+        // Its status changed since it was read: not this run's to trigger.
+        this.skipped.add(write.itemKey);
+        continue;
+      }
+      const item = result.item;
+      this.start(item.itemKey, () => this.steps.trigger(item, this.context));
+    }
+    for (const [item, state] of toStep) {
+      this.start(item.itemKey, () =>
+        state === 'poll'
+          ? this.steps.poll(item, this.context)
+          : this.steps.reconcile(item, this.context),
+      );
+    }
+    return nextReadAt;
+  }
+
+  /** Runs an item's step; what it comes to waits for the next write. */
+  private start(itemKey: string, step: () => Promise<ItemOutcome>): void {
+    const running = step()
+      .then(
+        (outcome) => {
+          if (outcome.kind === 'trigger-again') this.toTriggerAgain.push(outcome.item);
+          else this.outcomes.push(outcome);
+          this.pending.add(itemKey);
+        },
+        (error: unknown) => {
+          // A step's own failures are settled inside it; this is a bug or a lost Redis
+          // connection: the item is left as it is, and due again after its lease.
+          this.failures++;
+          this.context.logger.error(
+            { target: itemKey, ...failureFacts(error) },
+            'a snapshot item step failed unexpectedly; it is taken up again later',
+          );
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(itemKey);
+        this.wakeUp?.();
+      });
+    this.inFlight.set(itemKey, running);
+  }
+
+  /** Waits until an item in flight ends, `ms` passes, or `stop` fires. */
+  private nextEnd(ms: number, stop?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        stop?.removeEventListener('abort', done);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      stop?.addEventListener('abort', done);
+      this.wakeUp = done;
+    });
+  }
+
+  /**
+   * Records what the steps came to so far, in one script, while the job is still this worker's;
+   * with `moveToNextDue`, moves the job in the same script. Returns whether it moved.
+   */
+  private async write(options: { readonly moveToNextDue?: boolean } = {}): Promise<boolean> {
+    const outcomes = this.outcomes.splice(0);
+    const writes = outcomes.flatMap((outcome) => (outcome.kind === 'write' ? [outcome.write] : []));
+    for (const write of writes) {
+      this.pending.delete(write.itemKey);
+      if (typeof write.dueAt === 'number') this.nextDueAt = Math.min(this.nextDueAt, write.dueAt);
+    }
+    const recorded = await this.dependencies.outcomes.recordItems(
+      this.data.runId,
+      this.data.lane,
+      writes,
+      ownedJobStep(this.job, this.token, options),
+    );
+    for (const outcome of outcomes) {
+      if (outcome.kind === 'write' && outcome.after !== undefined) {
+        this.dependencies.crashPoints.reach(outcome.after);
+      }
+    }
+    for (const [index, result] of recorded.results.entries()) {
+      if (result?.recorded === true && result.runFinished !== undefined) {
+        this.context.logger.info(
+          { status: result.runFinished, target: writes[index]?.itemKey },
+          'last item ended: run finished',
+        );
+      }
+    }
+    if (recorded.stepResult < 0) {
+      throw new Error(
+        `snapshot lane ${this.data.lane} of ${this.data.runId}: its records are made but its job could not be delayed (BullMQ code ${recorded.stepResult})`,
+      );
+    }
+    return recorded.stepResult === 1;
+  }
+}
+
+/**
+ * Items a lane keeps in flight: about a second of the platform's rate, shared by the run's
+ * lanes (`platform.requestsPerSecond` is what all workers together may send). More would only
+ * wait at the request gate, intents on record and unsent.
+ */
+function inFlightTarget(dependencies: SnapshotDependencies, data: SnapshotLaneData): number {
+  const share = Math.ceil(dependencies.settings.platform.requestsPerSecond / data.lanes);
+  return Math.min(MAX_IN_FLIGHT, Math.max(MIN_IN_FLIGHT, share));
+}
