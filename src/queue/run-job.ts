@@ -8,7 +8,7 @@ import {
 import { RUN_TRIGGERS } from '../outcomes/outcome-status.js';
 import { RUN_ID_PATTERN } from './run-id.js';
 
-/** The BullMQ job name of a run (processors may add other names, e.g. per-item jobs). */
+/** The BullMQ job name of a run (processors may add other names, e.g. a snapshot run's `snapshot-lane` jobs). */
 export const RUN_JOB_NAME = 'run';
 
 /**

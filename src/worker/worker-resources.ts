@@ -18,7 +18,7 @@ export interface WorkerResources {
   readonly platform: PlatformClient;
   /** The process's outcomes. */
   readonly outcomes: Outcomes;
-  /** To add follow-up jobs (per-item jobs, a window's delayed resume). */
+  /** To add follow-up jobs (a snapshot run's lanes, a window's delayed resume). */
   readonly queues: RunQueues;
   /** The worker's command connection, for the helpers of the keys a kind keeps itself. */
   readonly redis: Redis;

@@ -425,6 +425,14 @@ describe.skipIf(!availability.available)('the dashboard in a real browser (chrom
     await eventually('the retry', async () => /^started /.test((await output.textContent()) ?? ''));
     const retryRunId = (await output.getAttribute('data-new-run-id')) ?? '';
     expect(retryRunId).toMatch(/^nightly-vms@\d{8}T\d{6}\.\d{3}Z-manual$/);
+    // The page refreshes every second here; what the click started is still said after it.
+    const refreshed = (await page.locator('#refresh-status').textContent()) ?? '';
+    await eventually(
+      'a refresh',
+      async () => ((await page.locator('#refresh-status').textContent()) ?? '') !== refreshed,
+    );
+    expect(await output.textContent()).toBe(`started ${retryRunId}`);
+    expect(await output.getAttribute('data-new-run-id')).toBe(retryRunId);
 
     // The new run is on the page, linked to the first by its reason, with the operator's words.
     const retried = page.locator(`details[data-run-id="${retryRunId}"]`);

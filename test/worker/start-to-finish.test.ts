@@ -54,7 +54,7 @@ maxWait: 1h
     expect(start.stderr).toMatch(/paw start: stopped/);
     expect(worker.stderr).toMatch(/paw worker: stopped/);
 
-    // Both processes took item jobs.
+    // Both processes took lane jobs.
     const tookItems = (stderr: string) => /"msg":"snapshot triggered"/.test(stderr);
     expect(tookItems(start.stderr) || tookItems(worker.stderr)).toBe(true);
 

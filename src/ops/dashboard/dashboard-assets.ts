@@ -73,6 +73,17 @@ export const DASHBOARD_JS = `
     }
     return false;
   }
+  // What each retry came to, by the run it retried: a refresh draws its form anew, and the
+  // operator must still see which run their click started.
+  const retried = new Map();
+  function showRetried() {
+    for (const [runId, said] of retried) {
+      const shown = content.querySelector('form.retry[data-run-id="' + CSS.escape(runId) + '"] output');
+      if (shown === null) continue;
+      shown.textContent = said.text;
+      shown.dataset.newRunId = said.newRunId;
+    }
+  }
   async function refresh() {
     const open = new Map();
     for (const details of content.querySelectorAll('details[data-run-id]')) {
@@ -85,6 +96,7 @@ export const DASHBOARD_JS = `
       for (const details of content.querySelectorAll('details[data-run-id]')) {
         if (open.has(details.dataset.runId)) details.open = open.get(details.dataset.runId);
       }
+      showRetried();
       status.textContent = 'updated ' + new Date().toISOString().replace('T', ' ').replace(/\\.\\d{3}Z$/, 'Z');
       status.classList.remove('stale');
     } catch (error) {
@@ -115,12 +127,14 @@ export const DASHBOARD_JS = `
       if (!response.ok) throw new Error(result.error || 'HTTP ' + response.status);
       form.elements.reason.value = '';
       await refresh();
+      retried.set(form.dataset.runId, {
+        text: result.outcome === 'nothing'
+          ? 'nothing to retry'
+          : (result.outcome === 'exists' ? 'already retried as ' : 'started ') + result.runId,
+        newRunId: result.runId || '',
+      });
       // The refresh drew the form anew (the new run above it): say there what came of it.
-      const shown = content.querySelector('form.retry[data-run-id="' + CSS.escape(form.dataset.runId) + '"] output') || output;
-      shown.textContent = result.outcome === 'nothing'
-        ? 'nothing to retry'
-        : (result.outcome === 'exists' ? 'already retried as ' : 'started ') + result.runId;
-      shown.dataset.newRunId = result.runId || '';
+      showRetried();
     } catch (error) {
       output.textContent = 'not retried: ' + error.message;
       output.classList.add('failed');

@@ -68,7 +68,7 @@ export class SnapshotRunJob {
 
     try {
       let fanOut = rawFanOut === undefined ? undefined : fanOutSchema.parse(rawFanOut);
-      // The workloads to add item jobs for: those just recorded, or (a retry after the items
+      // The workloads to queue for the lanes: those just recorded, or (a retry after the items
       // were recorded) those the outcome store still has queued or running.
       let workloadIds: readonly string[] | undefined;
       if (fanOut === undefined) {
