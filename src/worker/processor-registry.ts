@@ -34,6 +34,7 @@ export const PROCESSOR_FACTORIES: ProcessorFactories = {
         worker: {
           snapshotPoll: resources.settings.worker.snapshotPoll,
           snapshotLaneSize: resources.settings.worker.snapshotLaneSize,
+          lockDurationMs: resources.settings.worker.lockDurationMs,
         },
         platform: {
           activityDelayMs: resources.settings.platform.activityDelayMs,

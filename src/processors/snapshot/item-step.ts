@@ -82,9 +82,20 @@ export class SnapshotItemSteps {
   }
 
   /**
+   * When an item taken now is due again unless its step records something first: as long as its
+   * lane job's lock (`worker.lockDurationMs`). Should this worker die, BullMQ hands the lane to
+   * another worker once that lock has expired, and the item is due by then; a live worker skips
+   * its own items in flight when they come back due.
+   */
+  leaseUntil(now: number): number {
+    return now + this.dependencies.settings.worker.lockDurationMs;
+  }
+
+  /**
    * The write that puts an item's intent on record, before its trigger is sent: running, with
-   * the attempt's time; due again (to be reconciled) once the platform could show the trigger,
-   * should nothing else be recorded first. A queued item is claimed only if it is still queued.
+   * the attempt's time; due again (to be reconciled) after its lease, should nothing else be
+   * recorded first: the reconcile finds a trigger the platform shows, and otherwise looks again
+   * once the platform could show it (`platform.activityDelayMs` after the attempt). A queued item is claimed only if it is still queued.
    */
   intent(item: ItemRecord, context: ItemStepContext, now: number): ItemWrite {
     const attemptAt = new Date(now).toISOString();
@@ -99,7 +110,7 @@ export class SnapshotItemSteps {
         startedAt: item.startedAt ?? attemptAt,
         details: scalarDetails(details),
       },
-      dueAt: now + this.dependencies.settings.platform.activityDelayMs,
+      dueAt: this.leaseUntil(now),
     };
   }
 

@@ -26,13 +26,6 @@ const FLUSH_MS = 250;
  * bookkeeping saved per wait); a longer wait frees the worker's slot.
  */
 const HOLD_MS = 2_000;
-/**
- * An item taken from the run's lane queue, or to be polled or reconciled, is due again this long
- * after it was taken: should this worker die, the lane's next owner takes it up then (an item
- * whose intent is on record is due again when it may be reconciled, `platform.activityDelayMs`
- * later).
- */
-const LEASE_MS = 5_000;
 /** Items a lane keeps in flight, at least and at most (see {@link inFlightTarget}). */
 const MIN_IN_FLIGHT = 8;
 const MAX_IN_FLIGHT = 500;
@@ -198,7 +191,7 @@ class LaneWake {
         upTo: now + slack,
         limit: room + inHand,
         fromQueue: room,
-        leaseUntil: now + LEASE_MS,
+        leaseUntil: this.steps.leaseUntil(now),
       });
       if (read === undefined) throw new UnknownRunError(this.data.runId);
       for (const { itemKey, item } of read.items) {
@@ -232,7 +225,7 @@ class LaneWake {
         writes.push(this.steps.intent(item, this.context, now));
         toTrigger.push(item);
       } else {
-        writes.push({ itemKey: item.itemKey, dueAt: now + LEASE_MS });
+        writes.push({ itemKey: item.itemKey, dueAt: this.steps.leaseUntil(now) });
         toStep.push([item, state]);
       }
     }
