@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/net/free-port.js';
 import type { ItemRow, RunRecord } from '../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
+import { eventually } from '../support/eventually.js';
 import type { PawProcess } from '../support/paw-process.js';
 import { parsePrometheusText, sumOf } from '../support/prometheus-text.js';
 import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
@@ -56,6 +57,11 @@ notify: { webhook: { url: '${receiver.url(`/hooks/${TOKEN}`)}', allowInternalAdd
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     for (const run of runs) items.set(run.runId, await kit.items(run.runId));
+    // A run ends in its last lane's write; that lane's job completes (and is counted) after it.
+    await eventually('the lane jobs to complete', async () => {
+      const counts = await kit.queues.queue('snapshot').getJobCounts('active', 'wait', 'delayed');
+      return counts.active + counts.wait + counts.delayed === 0 ? true : undefined;
+    });
   }, 180_000);
 
   afterAll(async () => {
