@@ -46,7 +46,7 @@ jobs goes through three paths, each in two timed phases (enqueue all, then proce
   bullmq add       Queue.add per job (as paw adds them), then the same Worker
   paw              RunFirer.fire per job, as the scheduler does (outcome run record, validated
                    job data, Queue.add, an info log line to /dev/null), then paw's worker service
-                   as \`paw worker\` runs it (metrics observers, run-end notification) with a
+                   as \`paw worker\` runs it (metrics observers, run-end notifications) with a
                    bench-only kind processor that validates the job data, starts the run and
                    finishes it in the outcome store
 
@@ -566,9 +566,9 @@ function print(report: QueueReport, markdown: boolean): void {
       'redis-server process.',
     'Redis cmds = INFO commandstats, which counts the commands a Lua script runs as well as the ' +
       'EVALSHA itself (--json has them by name).',
-    "paw's extra scripts per job: the run record at enqueue (createRun); startRun and finishRun " +
-      '(with an HGET before and, for the observers, an HGETALL after) and the run-end notification ' +
-      'job (a BullMQ add) when processing.',
+    "paw's extra per job (the overhead table): at enqueue, the run record, written by the script " +
+      'that adds the job (no script of its own); when processing, the one script that records the ' +
+      "run's start with its end.",
     '',
   ];
   process.stdout.write(lines.join('\n'));
