@@ -49,9 +49,9 @@ class RequestGateClosedError extends Error {
  *
  * Within a process, callers queue first come, first served and one script call asks for a token
  * for each of them (up to 64), so a process with 50 jobs waiting pays one round trip for all the
- * tokens due within `reserveMs`, not 50, and those callers go together when the first token is
- * due. Only a token due within `reserveMs` is reserved ahead; a caller told to wait longer asks
- * again, so a 429 recorded meanwhile by another process stops it too.
+ * tokens due within `reserveMs`, not 50. Only a token due within `reserveMs` is reserved ahead;
+ * a caller told to wait longer asks again, so a 429 recorded meanwhile by another process stops
+ * it too.
  */
 export class SharedRequestGate implements RequestGate {
   private readonly key: string;
@@ -153,15 +153,12 @@ export class SharedRequestGate implements RequestGate {
           await this.sleep(grant.retryMs);
           continue;
         }
-        // The tokens granted together go together, when the first is due: they are due within
-        // `reserveMs` of each other, and requests that leave at once come back at about the same
-        // time, so the process wakes once for several of them instead of once each (on a
-        // virtual machine a wake-up costs more CPU than the request: BENCHMARKS.md).
-        const first = grant.waitsMs[0] ?? 0;
-        if (first > 0) await this.sleep(first);
-        for (let index = 0; index < grant.waitsMs.length; index++) {
-          // Unless this process saw a 429 meanwhile: then the rest are given up, and the line
-          // asks again after the pause.
+        const granted = Date.now();
+        for (const waitMs of grant.waitsMs) {
+          const due = granted + waitMs - Date.now();
+          if (due > 0) await this.sleep(due);
+          // A token is ours once its time comes, unless this process saw a 429 meanwhile: then
+          // the rest are given up, and the line asks again after the pause.
           if (this.closed || this.localPauseUntil > Date.now()) break;
           // Every caller gave up meanwhile: the token is lost.
           if (!this.waiters.admitNext()) break;

@@ -60,7 +60,7 @@ notify: { webhook: { url: '${receiver.url(`/hooks/${TOKEN}`)}', allowInternalAdd
     // A run ends in its last lane's write; that lane's job completes (and is counted) after it.
     await eventually('the lane jobs to complete', async () => {
       const counts = await kit.queues.queue('snapshot').getJobCounts('active', 'wait', 'delayed');
-      return counts.active + counts.wait + counts.delayed === 0 ? true : undefined;
+      return Object.values(counts).every((count) => count === 0) ? true : undefined;
     });
   }, 180_000);
 

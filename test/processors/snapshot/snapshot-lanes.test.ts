@@ -97,7 +97,7 @@ describe('a snapshot run in lanes', () => {
       const snapshotQueue = kit.queues.queue('snapshot');
       await eventually('the lane jobs to complete', async () => {
         const counts = await snapshotQueue.getJobCounts('active', 'delayed', 'wait');
-        return counts.active + counts.delayed + counts.wait === 0 ? true : undefined;
+        return Object.values(counts).every((count) => count === 0) ? true : undefined;
       });
       expect(await snapshotQueue.getJobCounts('failed', 'completed')).toEqual({
         failed: 0,
