@@ -419,8 +419,15 @@ describe.skipIf(!availability.available)('the dashboard in a real browser (chrom
     const form = page.locator(`form.retry[data-run-id="${failedRun}"]`);
     await form.waitFor();
     expect(await form.innerText()).toMatch(/Retry the 2 items that did not succeed/);
-    await form.locator('input[name="reason"]').fill('cluster-b is back <b>');
-    await form.locator('button').click();
+    // The reason is typed and the form sent in one step: the page redraws itself every second
+    // here, and a redraw between typing and clicking would send another (empty) form.
+    const submitRetry = (reason: string) =>
+      page.evaluate(`(() => {
+        const form = document.querySelector(${JSON.stringify(`form.retry[data-run-id="${failedRun}"]`)});
+        form.elements.reason.value = ${JSON.stringify(reason)};
+        form.requestSubmit();
+      })()`);
+    await submitRetry('cluster-b is back <b>');
     const output = page.locator(`form.retry[data-run-id="${failedRun}"] output`);
     await eventually('the retry', async () => /^started /.test((await output.textContent()) ?? ''));
     const retryRunId = (await output.getAttribute('data-new-run-id')) ?? '';
@@ -430,6 +437,7 @@ describe.skipIf(!availability.available)('the dashboard in a real browser (chrom
     await eventually(
       'a refresh',
       async () => ((await page.locator('#refresh-status').textContent()) ?? '') !== refreshed,
+      { timeoutMs: 20_000 },
     );
     expect(await output.textContent()).toBe(`started ${retryRunId}`);
     expect(await output.getAttribute('data-new-run-id')).toBe(retryRunId);
@@ -455,8 +463,7 @@ describe.skipIf(!availability.available)('the dashboard in a real browser (chrom
     }
 
     // A second click starts nothing new: it names the first retry.
-    await form.locator('input[name="reason"]').fill('again');
-    await form.locator('button').click();
+    await submitRetry('again');
     await eventually('the second answer', async () =>
       /^already retried as /.test((await output.textContent()) ?? ''),
     );
