@@ -393,6 +393,12 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     description: 'about how many workloads one lane of a snapshot run holds',
   },
   {
+    variable: 'PAW_SNAPSHOT_LANE_RPS',
+    path: ['worker', 'snapshotLaneRequestsPerSecond'],
+    parser: 'number',
+    description: "how much of the platform's request rate one lane of a snapshot run carries",
+  },
+  {
     variable: 'PAW_SNAPSHOT_POLL_MIN_MS',
     path: ['worker', 'snapshotPoll', 'minMs'],
     parser: 'integer',

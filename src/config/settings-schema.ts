@@ -507,6 +507,13 @@ const workerSettings = z.strictObject({
    * Smaller spreads a run over more worker processes; larger does more per Redis round trip.
    */
   snapshotLaneSize: z.number().int().min(1).max(1_000_000).default(2_000),
+  /**
+   * How much of the platform's request rate (`platform.requestsPerSecond`) one lane carries: a
+   * run gets no more lanes than that rate needs, however many workloads it has. A lane's cost is
+   * per wake-up as much as per request; at a low rate, one lane finds more to do each time it
+   * wakes (BENCHMARKS.md, "What limits paw").
+   */
+  snapshotLaneRequestsPerSecond: z.number().positive().max(1_000_000).default(250),
 });
 
 // --- crash points (tests and the chaos suite) ---

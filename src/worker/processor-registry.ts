@@ -34,6 +34,7 @@ export const PROCESSOR_FACTORIES: ProcessorFactories = {
         worker: {
           snapshotPoll: resources.settings.worker.snapshotPoll,
           snapshotLaneSize: resources.settings.worker.snapshotLaneSize,
+          snapshotLaneRequestsPerSecond: resources.settings.worker.snapshotLaneRequestsPerSecond,
           lockDurationMs: resources.settings.worker.lockDurationMs,
         },
         platform: {

@@ -30,7 +30,7 @@ export interface SnapshotDependencies {
   readonly settings: {
     readonly worker: Pick<
       Settings['worker'],
-      'snapshotPoll' | 'snapshotLaneSize' | 'lockDurationMs'
+      'snapshotPoll' | 'snapshotLaneSize' | 'snapshotLaneRequestsPerSecond' | 'lockDurationMs'
     >;
     readonly platform: Pick<Settings['platform'], 'activityDelayMs' | 'requestsPerSecond'>;
     readonly queues: Pick<Settings['queues'], 'backoff' | 'attempts'>;

@@ -32,12 +32,26 @@ export function laneJobId(runId: string, lane: number): string {
 /** The most lanes a run is split into. */
 const MAX_LANES = 16;
 
+/** What decides how many lanes a run has. */
+export interface LaneSizing {
+  /** About how many workloads a lane holds (`worker.snapshotLaneSize`). */
+  readonly laneSize: number;
+  /** The platform's request rate (`platform.requestsPerSecond`), which the lanes share. */
+  readonly requestsPerSecond: number;
+  /** How much of that rate one lane carries (`worker.snapshotLaneRequestsPerSecond`). */
+  readonly laneRequestsPerSecond: number;
+}
+
 /**
  * How many lanes work through a run of `items` workloads to trigger: one per `laneSize`
- * (`worker.snapshotLaneSize`), at most {@link MAX_LANES}. A run of up to `laneSize` is one lane:
- * one job works through it, with the most work per Redis round trip; a bigger run has more, so
- * that its work spreads over the worker processes.
+ * workloads and one per `laneRequestsPerSecond` of the platform's rate, whichever is fewer, at
+ * least one and at most {@link MAX_LANES}. One lane does the most work per wake-up and per Redis
+ * round trip; more lanes spread a run over the worker processes, which only pays when the rate
+ * gives each of them enough to do (BENCHMARKS.md: at 50 requests/s, one lane of 10,000 cost half
+ * the CPU per snapshot of five).
  */
-export function lanesFor(items: number, laneSize: number): number {
-  return Math.min(MAX_LANES, Math.max(1, Math.ceil(items / laneSize)));
+export function lanesFor(items: number, sizing: LaneSizing): number {
+  const bySize = Math.ceil(items / sizing.laneSize);
+  const byRate = Math.ceil(sizing.requestsPerSecond / sizing.laneRequestsPerSecond);
+  return Math.min(MAX_LANES, Math.max(1, Math.min(bySize, byRate)));
 }

@@ -191,8 +191,15 @@ export class SnapshotRunJob {
     if (workloadIds.length === 0) return 0;
     const { outcomes, queues } = this.dependencies;
     // The first fan-out's count stays: a repeated one adds no lane and forgets none.
-    const laneSize = this.dependencies.settings.worker.snapshotLaneSize;
-    const lanes = await outcomes.laneCount(data.runId, lanesFor(workloadIds.length, laneSize));
+    const { worker, platform } = this.dependencies.settings;
+    const lanes = await outcomes.laneCount(
+      data.runId,
+      lanesFor(workloadIds.length, {
+        laneSize: worker.snapshotLaneSize,
+        laneRequestsPerSecond: worker.snapshotLaneRequestsPerSecond,
+        requestsPerSecond: platform.requestsPerSecond,
+      }),
+    );
     await outcomes.enqueueForLanes(data.runId, lanes, workloadIds);
     const maxWaitMs = parseDuration(data.definition.maxWait) ?? 6 * 3_600_000;
     await queues.queue('snapshot').addBulk(

@@ -41,9 +41,13 @@ describe('a snapshot run in lanes', () => {
     const connected = kit.sim.clusters
       .filter((cluster) => cluster.connectionState === 'Connected')
       .map((cluster) => cluster.id);
-    // Lanes of 25: several, each with many items to take at once.
+    // Lanes of 25 (whatever the rate): several, each with many items to take at once.
     const worker = await kit.startInProcessWorker({
-      worker: { snapshotLaneSize: 25, snapshotPoll: { minMs: 300, maxMs: 600 } },
+      worker: {
+        snapshotLaneSize: 25,
+        snapshotLaneRequestsPerSecond: 0.001,
+        snapshotPoll: { minMs: 300, maxMs: 600 },
+      },
     });
     const keys = new OutcomeKeys(kit.prefix);
     try {

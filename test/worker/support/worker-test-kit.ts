@@ -47,6 +47,8 @@ const FAST_SETTINGS = {
     shutdownGraceMs: 5000,
     snapshotPoll: { minMs: 50, maxMs: 400 },
     snapshotLaneSize: 8,
+    // Lanes by size alone (the platform's rate would make one): several lanes a run.
+    snapshotLaneRequestsPerSecond: 0.001,
   },
   platform: {
     retry: { baseDelayMs: 20, maxDelayMs: 100 },
