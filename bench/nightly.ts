@@ -59,6 +59,8 @@ options:
                           all three, or paw with --sizes)
   --cpu-prof DIR          write a V8 CPU profile of every paw process into DIR (node --cpu-prof);
                           open them in Chrome DevTools or speedscope
+  --logs DIR              keep each paw process's log (at PAW_LOG_LEVEL, warn by default) in
+                          DIR/<process>-<N>.log, to find out what a slow night did
   --json FILE             also write the figures as JSON to FILE (with --sizes: every night's,
                           and the scaling table's)
   --markdown              print the table as markdown
@@ -71,6 +73,8 @@ crashed; 2 bad usage.
 interface NightlyOptions {
   pawFrom: 'compiled' | 'source';
   cpuProfileDir: string | undefined;
+  /** Where each paw process's log goes (stdout), one file per process and night. */
+  logsDir: string | undefined;
   snapshots: number;
   /** One night per size (the scaling report), instead of one of `snapshots`. */
   sizes: readonly number[] | undefined;
@@ -103,6 +107,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
         only: { type: 'string' },
         'paw-from': { type: 'string', default: 'compiled' },
         'cpu-prof': { type: 'string' },
+        logs: { type: 'string' },
         json: { type: 'string' },
         markdown: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -143,6 +148,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
   return {
     pawFrom,
     cpuProfileDir: parsed['cpu-prof'],
+    logsDir: parsed.logs,
     snapshots: Math.round(positive('snapshots', parsed.snapshots, quick ? 1000 : 10_000)),
     sizes,
     rate,
@@ -266,6 +272,7 @@ async function runNight(
         environment: pawSettings,
         rateLimit: { requestsPerSecond: settings.requestsPerSecond, burst: settings.burst },
         dir,
+        logsDir: options.logsDir,
         progress,
       });
       contenders.push(result.result);

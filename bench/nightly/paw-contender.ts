@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -29,6 +30,8 @@ export interface PawContenderOptions {
   readonly environment: Record<string, string>;
   readonly rateLimit: { readonly requestsPerSecond: number; readonly burst: number };
   readonly dir: string;
+  /** Keep each process's log (its stdout) in this folder, `<process>-<N>.log`. */
+  readonly logsDir?: string | undefined;
   readonly progress: Progress;
 }
 
@@ -84,13 +87,21 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       PAW_HTTP_PORT: String(await findFreePort()),
     });
     const startEnvironment = await serving();
-    processes.push(startPaw([...entry, 'start'], startEnvironment, 'paw start'));
+    const logFile = async (name: string): Promise<string | undefined> => {
+      if (options.logsDir === undefined) return undefined;
+      await mkdir(options.logsDir, { recursive: true });
+      return join(options.logsDir, `${name.replaceAll(' ', '-')}-${options.snapshots}.log`);
+    };
+    processes.push(
+      startPaw([...entry, 'start'], startEnvironment, 'paw start', await logFile('paw start')),
+    );
     for (let index = 1; index < options.workerProcesses; index++)
       processes.push(
         startPaw(
           [...entry, 'worker', '--kinds', 'snapshot'],
           await serving(),
           `paw worker ${index}`,
+          await logFile(`paw worker ${index}`),
         ),
       );
     await Promise.all(processes.map((paw) => paw.ready));
@@ -253,21 +264,30 @@ interface PawProcess {
   stop(): Promise<void>;
 }
 
-function startPaw(args: string[], environment: NodeJS.ProcessEnv, name: string): PawProcess {
+function startPaw(
+  args: string[],
+  environment: NodeJS.ProcessEnv,
+  name: string,
+  logFile: string | undefined,
+): PawProcess {
   const child = spawn(process.execPath, args, {
     env: environment,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // paw logs to standard error: kept whole in the file, its tail here.
+  const log = logFile === undefined ? undefined : createWriteStream(logFile);
   let tail = '';
   let hasExited = false;
   const exit = new Promise<void>((resolve) =>
     child.once('exit', () => {
       hasExited = true;
+      log?.end();
       resolve();
     }),
   );
   const ready = new Promise<void>((resolve, reject) => {
     child.stderr?.on('data', (chunk: Buffer) => {
+      log?.write(chunk);
       tail = (tail + chunk.toString('utf8')).slice(-4000);
       if (/: ready\b/.test(tail)) resolve();
     });

@@ -26,12 +26,16 @@ if (moveToDelayed.keys !== KEY_TYPES.length) {
   );
 }
 
+/** BullMQ's codes (its ErrorCode, finishedErrors) for a job whose lock is not the caller's. */
+const LOCK_GONE = -2;
+const LOCK_NOT_OURS = -6;
+
 /** What BullMQ's scripts answer when a job is not the caller's to move (its finishedErrors codes). */
 const REFUSALS: Readonly<Record<number, string>> = {
   [-1]: 'the job no longer exists',
-  [-2]: 'its lock is gone (another worker may have taken it as stalled)',
+  [LOCK_GONE]: 'its lock is gone (another worker may have taken it as stalled)',
   [-3]: 'it is not active',
-  [-6]: 'its lock belongs to another worker',
+  [LOCK_NOT_OURS]: 'its lock belongs to another worker',
 };
 
 /**
@@ -102,6 +106,17 @@ return 1
         `job ${jobId} is no longer this worker's, so nothing was recorded: ${REFUSALS[code] ?? `BullMQ code ${code}`}`,
       ),
   };
+}
+
+/**
+ * Whether an error BullMQ raised finishing a job (moving it to completed, failed or delayed) says
+ * the job was no longer this worker's: its lock was gone or another worker's. That is how a
+ * worker that lost a lock (its event loop or Redis too slow for `worker.lockDurationMs`) learns
+ * it, after another worker has taken the job over; nothing is wrong with the connection.
+ */
+export function isLostLockError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && (code === LOCK_GONE || code === LOCK_NOT_OURS);
 }
 
 /**

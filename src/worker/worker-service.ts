@@ -7,6 +7,7 @@ import type { Logger } from '../log/logger.js';
 import type { Outcomes } from '../outcomes/outcomes.js';
 import { createPlatformClient, type PlatformClient } from '../platform/platform-client.js';
 import type { PlatformObserver } from '../platform/platform-observer.js';
+import { isLostLockError } from '../queue/delayed-move.js';
 import { openShutdownConnection } from '../queue/redis-connection.js';
 import { RedisErrorLog } from '../redis/redis-error-log.js';
 import { RunQueues, queueNameOf, workerOptionsFor } from '../queue/run-queues.js';
@@ -148,8 +149,19 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
         autorun: false,
       },
     );
-    // A worker's own (blocking) connections report here, not to the shared connection's log.
-    worker.on('error', new RedisErrorLog(logger, { kind, purpose: 'worker' }).listener);
+    // A worker's own (blocking) connections report here, not to the shared connection's log;
+    // so does BullMQ when it cannot finish a job whose lock this worker lost.
+    const redisErrors = new RedisErrorLog(logger, { kind, purpose: 'worker' });
+    worker.on('error', (error) => {
+      if (isLostLockError(error)) {
+        logger.warn(
+          { kind, reason: error.message, lockDurationMs: settings.worker.lockDurationMs },
+          'a job outlived its lock here (this process or Redis was too slow to renew it): another worker has taken it over, and its step is repeatable',
+        );
+        return;
+      }
+      redisErrors.report(error);
+    });
     worker.on('failed', (job, error) => {
       logger.warn(
         {

@@ -2,7 +2,7 @@ import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
-import { ownedJobStep } from '../../src/queue/delayed-move.js';
+import { isLostLockError, ownedJobStep } from '../../src/queue/delayed-move.js';
 import { eventually } from '../support/eventually.js';
 import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
 
@@ -155,6 +155,33 @@ describe('ownedJobStep', () => {
       const job = await queue.add('step', {}, { jobId: 'lane-0', attempts: 1 });
       await eventually('the job to complete', async () => (await job.isCompleted()) || undefined);
       expect((await queue.getJob('lane-0'))?.returnvalue).toBe('none');
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
+
+  it('tells a lost lock, which BullMQ reports as a worker error when it cannot finish the job, from a connection error', async () => {
+    const prefix = uniquePrefix('step');
+    const queue = new Queue('steps', { connection: redis, prefix });
+    const errors: Error[] = [];
+    const worker = new Worker(
+      'steps',
+      async (job: Job) => {
+        // As when this worker was too slow to renew its lock and another took the job over.
+        await redis.del(`${prefix}:steps:${job.id ?? ''}:lock`);
+        throw new Error('the step failed after its lock was gone');
+      },
+      { connection: redis.duplicate(), prefix },
+    );
+    worker.on('error', (error) => errors.push(error));
+    try {
+      await queue.add('step', {}, { jobId: 'lane-0', attempts: 3, backoff: 1_000 });
+      const lost = await eventually('BullMQ to report the lost lock', () => errors[0]);
+      expect(lost.message).toMatch(/lock/i);
+      expect(isLostLockError(lost)).toBe(true);
+      expect(isLostLockError(new Error('connect ECONNREFUSED 127.0.0.1:6379'))).toBe(false);
+      expect(isLostLockError(undefined)).toBe(false);
     } finally {
       await worker.close();
       await queue.close();
