@@ -14,10 +14,12 @@ import { snapshotLaneDataSchema, type SnapshotLaneData } from './snapshot-lane-j
  * How long one run of a lane's job takes new items before it writes what it has and moves
  * itself to the delayed set (a shutting-down worker's lanes stop taking at once). Long: a lane
  * ending a run first waits for its items in flight, and meanwhile sends fewer requests than the
- * rate allows. Short enough that a paused queue or another run's lane waiting for a worker slot
- * gets its turn soon.
+ * rate allows; and the next run of the job is usually another process's, whose JIT has to warm
+ * up to the lane's code again (at 30 s, a night of 10,000 at 50/s cost 3.15 ms of CPU per
+ * snapshot; at 5 minutes, 2.12: BENCHMARKS.md). Short enough that a paused queue or another
+ * run's lane waiting for a worker slot gets its turn within minutes.
  */
-const WAKE_MS = 30_000;
+const WAKE_MS = 300_000;
 /** What the items in flight came to is recorded at least this often (one script for all). */
 const FLUSH_MS = 250;
 /**
