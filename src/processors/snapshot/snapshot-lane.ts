@@ -16,7 +16,7 @@ import { snapshotLaneDataSchema, type SnapshotLaneData } from './snapshot-lane-j
  * ending a run first waits for its items in flight, and meanwhile sends fewer requests than the
  * rate allows; and the next run of the job is usually another process's, whose JIT has to warm
  * up to the lane's code again (at 30 s, a night of 10,000 at 50/s cost 3.15 ms of CPU per
- * snapshot; at 5 minutes, 2.12: BENCHMARKS.md). Short enough that a paused queue or another
+ * snapshot; at 5 minutes, 2.12 and 2.08: BENCHMARKS.md). Short enough that a paused queue or another
  * run's lane waiting for a worker slot gets its turn within minutes.
  */
 const WAKE_MS = 300_000;
