@@ -73,7 +73,7 @@ crashed; 2 bad usage.
 interface NightlyOptions {
   pawFrom: 'compiled' | 'source';
   cpuProfileDir: string | undefined;
-  /** Where each paw process's log goes (stdout), one file per process and night. */
+  /** Where each paw process's log goes (its standard error), one file per process and night. */
   logsDir: string | undefined;
   snapshots: number;
   /** One night per size (the scaling report), instead of one of `snapshots`. */

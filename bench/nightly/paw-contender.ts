@@ -30,7 +30,7 @@ export interface PawContenderOptions {
   readonly environment: Record<string, string>;
   readonly rateLimit: { readonly requestsPerSecond: number; readonly burst: number };
   readonly dir: string;
-  /** Keep each process's log (its stdout) in this folder, `<process>-<N>.log`. */
+  /** Keep each process's log (its standard error) in this folder, `<process>-<N>.log`. */
   readonly logsDir?: string | undefined;
   readonly progress: Progress;
 }

@@ -502,10 +502,10 @@ const workerSettings = z.strictObject({
   maxStalledCount: z.number().int().min(0).max(100).default(5),
   snapshotPoll: snapshotPollSettings.default(snapshotPollSettings.parse({})),
   /**
-   * About how many workloads one lane of a snapshot run holds at least (a run is split into
-   * lanes of about this many, at most 16 and no more than `snapshotLaneRequestsPerSecond` calls
-   * for; each lane is one job that works through its items, docs/worker.md). Smaller spreads a
-   * run over more worker processes; larger does more per Redis round trip.
+   * A snapshot run gets at most one lane per this many workloads, rounded up (at most 16 lanes,
+   * and no more than `snapshotLaneRequestsPerSecond` calls for; each lane is one job that works
+   * through its items, docs/worker.md). Smaller spreads a run over more worker processes; larger
+   * does more per Redis round trip.
    */
   snapshotLaneSize: z.number().int().min(1).max(1_000_000).default(2_000),
   /**

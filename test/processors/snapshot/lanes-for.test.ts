@@ -20,7 +20,7 @@ describe('how many lanes a snapshot run gets', () => {
     expect(lanesFor(100_000, sizing(1_000))).toBe(4);
   });
 
-  it('never splits a run into lanes smaller than the lane size, however high the rate', () => {
+  it('gives a run no more than one lane per lane size of its workloads, rounded up, however high the rate', () => {
     expect(lanesFor(3, sizing(10_000))).toBe(1);
     expect(lanesFor(defaults.snapshotLaneSize + 1, sizing(10_000))).toBe(2);
   });
