@@ -63,11 +63,17 @@ return 0
  * used); the step's result is 1 when it moved, 0 when it did not (not asked to, or nothing is
  * left in the lane nor in the queue: the job is done). Throw BullMQ's `DelayedError` after a
  * move.
+ *
+ * With `stayIfDueWithinMs` as well, a job due again within that long stays this worker's
+ * instead (result 2: no move, its lock kept) unless another job of the queue waits for a
+ * worker's slot or the queue is paused: moving gives them their turn, and with nobody waiting
+ * it would only hand the job to whichever worker fetches first, whose JIT has to warm up to it
+ * again (docs/worker.md, "A snapshot run").
  */
 export function ownedJobStep(
   job: Job,
   token: string,
-  options: { readonly moveToNextDue?: boolean } = {},
+  options: { readonly moveToNextDue?: boolean; readonly stayIfDueWithinMs?: number } = {},
 ): AtomicStep {
   const jobId = job.id;
   if (jobId === undefined) throw new Error('a job without an id cannot be moved');
@@ -88,6 +94,16 @@ if redis.call('ZCARD', queueKey) == 0 then
   delay = math.max(0, math.floor(tonumber(first[2]) - tonumber(ARGV[2])))
 end
 ARGV[5] = tostring(delay)
+-- Due again soon (ARGV[10], '' never): stay, unless a job waits for a slot (in the wait list,
+-- prioritized, or delayed and due) or the queue is paused.
+if ARGV[10] ~= '' and delay <= tonumber(ARGV[10]) then
+  local dueScore = (tonumber(ARGV[2]) + 1) * 0x1000 - 1
+  if redis.call('LLEN', KEYS[9]) == 0 and redis.call('ZCARD', KEYS[3]) == 0
+    and #redis.call('ZRANGEBYSCORE', KEYS[4], 0, dueScore, 'LIMIT', 0, 1) == 0
+    and redis.call('HEXISTS', KEYS[7], 'paused') == 0 then
+    return 2
+  end
+end
 local function bullmqMoveToDelayed()
 ${moveToDelayed.content}
 end
@@ -99,8 +115,19 @@ return 1
       : {}),
     keys: KEY_TYPES.map((type) => (type === undefined ? `${queue}:${jobId}` : `${queue}:${type}`)),
     // prefix, timestamp, job id, token, delay (set by \`then\`), skip attempt, fields to update,
-    // fetch next, opts
-    args: [`${queue}:`, Date.now(), jobId, token, 0, '1', '', '0', ''],
+    // fetch next, opts (moveToDelayed's nine); then paw's own: stay if due within (ms, '' never)
+    args: [
+      `${queue}:`,
+      Date.now(),
+      jobId,
+      token,
+      0,
+      '1',
+      '',
+      '0',
+      '',
+      options.stayIfDueWithinMs ?? '',
+    ],
     refused: (code) =>
       new LostJobError(
         `job ${jobId} is no longer this worker's, so nothing was recorded: ${REFUSALS[code] ?? `BullMQ code ${code}`}`,

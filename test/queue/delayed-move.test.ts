@@ -188,3 +188,84 @@ describe('ownedJobStep', () => {
     }
   });
 });
+
+/**
+ * The end of a lane's wake (src/processors/snapshot/snapshot-lane.ts): with items due at once, the
+ * job stays this worker's unless another job waits for a slot or the queue is paused.
+ */
+describe('ownedJobStep with stayIfDueWithinMs', () => {
+  async function endOfWake(options: {
+    readonly dueInMs: number;
+    readonly before?: (queue: Queue, prefix: string) => Promise<void>;
+  }) {
+    const prefix = uniquePrefix('step');
+    const { store, runId } = await storeWithItems(prefix, ['vm-1']);
+    await redis.zadd(store.keys.lane(runId, 0), Date.now() + options.dueInMs, 'vm-1');
+    const queue = new Queue('steps', { connection: redis, prefix });
+    const results: { stepResult: number; lock: string | null; state: string }[] = [];
+    const worker = new Worker(
+      'steps',
+      async (job: Job, token?: string) => {
+        if (job.id !== 'lane-0') return 'other';
+        if (results.length > 0) return 'done';
+        await options.before?.(queue, prefix);
+        const { stepResult } = await store.recordItems(
+          runId,
+          0,
+          [],
+          ownedJobStep(job, token ?? '', { moveToNextDue: true, stayIfDueWithinMs: 2_000 }),
+        );
+        results.push({
+          stepResult,
+          lock: await redis.get(`${prefix}:steps:lane-0:lock`),
+          state: await queue.getJobState('lane-0'),
+        });
+        if (stepResult === 1) throw new DelayedError();
+        return token === results[0]?.lock ? 'stayed with its lock' : 'lost its lock';
+      },
+      { connection: redis.duplicate(), prefix },
+    );
+    try {
+      const job = await queue.add('step', {}, { jobId: 'lane-0', attempts: 1 });
+      await eventually('the job to complete', async () => (await job.isCompleted()) || undefined);
+      const returned: unknown = (await queue.getJob('lane-0'))?.returnvalue;
+      return { result: results[0], returned };
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  }
+
+  it('stays, its lock kept, when its lane is due within that long and no other job waits', async () => {
+    const { result, returned } = await endOfWake({ dueInMs: 500 });
+    expect(result).toMatchObject({ stepResult: 2, state: 'active' });
+    expect(returned).toBe('stayed with its lock');
+  });
+
+  it('moves when its lane is due later than that', async () => {
+    const { result } = await endOfWake({ dueInMs: 2_300 });
+    expect(result).toMatchObject({ stepResult: 1, lock: null, state: 'delayed' });
+  });
+
+  it('moves when another job waits for a slot: that job gets its turn', async () => {
+    const { result } = await endOfWake({
+      dueInMs: 0,
+      before: async (queue) => {
+        await queue.add('step', {}, { jobId: 'another-run-lane-0' });
+      },
+    });
+    expect(result).toMatchObject({ stepResult: 1, lock: null });
+  });
+
+  it('moves when the queue is paused: no worker runs it again until it is resumed', async () => {
+    const { result } = await endOfWake({
+      dueInMs: 0,
+      before: async (queue) => {
+        await queue.pause();
+        // Resumed once the move is made, so that the job can finish the test.
+        setTimeout(() => void queue.resume(), 300);
+      },
+    });
+    expect(result).toMatchObject({ stepResult: 1, lock: null });
+  });
+});

@@ -11,13 +11,14 @@ import type { SnapshotDependencies } from './snapshot-dependencies.js';
 import { snapshotLaneDataSchema, type SnapshotLaneData } from './snapshot-lane-job.js';
 
 /**
- * How long one run of a lane's job takes new items before it writes what it has and moves
- * itself to the delayed set (a shutting-down worker's lanes stop taking at once). Long: a lane
- * ending a run first waits for its items in flight, and meanwhile sends fewer requests than the
- * rate allows; and the next run of the job is usually another process's, whose JIT has to warm
- * up to the lane's code again (at 30 s, a night of 10,000 at 50/s cost 3.15 ms of CPU per
- * snapshot; at 5 minutes, 2.12 and 2.08: BENCHMARKS.md). Short enough that a paused queue or another
- * run's lane waiting for a worker slot gets its turn within minutes.
+ * How long a lane takes new items before it checks whether to give up its worker's slot: it
+ * writes what it has and, if another job of the queue waits for a slot or the queue is paused,
+ * moves itself to the delayed set; if not, it carries on (`ownedJobStep`'s stayIfDueWithinMs).
+ * Long, because a lane that leaves first waits for its items in flight, and meanwhile sends
+ * fewer requests than the rate allows, and its next run is usually another process's, whose JIT
+ * has to warm up to the lane's code again (at 30 s, a night of 10,000 at 50/s cost 3.15 ms of
+ * CPU per snapshot; at 5 minutes, 2.12 and 2.08: BENCHMARKS.md). Short enough that a paused
+ * queue or another run's lane waiting for a worker slot gets its turn within minutes.
  */
 const WAKE_MS = 300_000;
 /** What the items in flight came to is recorded at least this often (one script for all). */
@@ -47,7 +48,9 @@ const MAX_IN_FLIGHT = 500;
  * 3. records what the steps came to, many items per script, at least every {@link FLUSH_MS};
  * 4. with nothing in flight and nothing due within {@link HOLD_MS}, or after {@link WAKE_MS},
  *    records the rest and moves itself, in the same script, to the delayed set until its
- *    earliest item is due; with no item left in it nor in the queue, it completes.
+ *    earliest item is due; with no item left in it nor in the queue, it completes. After
+ *    {@link WAKE_MS} with items due soon and no other job waiting for a slot, it stays instead
+ *    and carries on as a new wake.
  *
  * Every write checks first that the job is still this worker's: one that lost it (its lock
  * expired, another worker took the lane over) records nothing more.
@@ -130,7 +133,7 @@ class LaneWake {
   ) {}
 
   async run(): Promise<unknown> {
-    const started = Date.now();
+    let started = Date.now();
     const stopping = this.dependencies.stopping;
     let lastWrite = started;
     // When the lane may have more due items to take (0: now).
@@ -160,15 +163,30 @@ class LaneWake {
       // Nothing in flight and nothing due now: wait here for an item due soon, or leave the
       // lane delayed until its next item is due.
       const wait = Math.min(this.nextDueAt, nextReadAt) - Date.now();
-      if (!taking || wait > HOLD_MS || Date.now() + wait - started >= WAKE_MS) break;
-      await this.nextEnd(wait, stopping);
-      nextReadAt = 0;
+      if (taking && wait <= HOLD_MS && Date.now() + wait - started < WAKE_MS) {
+        await this.nextEnd(wait, stopping);
+        nextReadAt = 0;
+        continue;
+      }
+      // The rest, and the move to when the lane is next due, in one script. At the end of a
+      // wake with items due soon, the job stays here unless another job waits for a slot or
+      // the queue is paused: then this run carries on as a new wake.
+      const wakeOver =
+        !stopping.aborted && this.context.signal?.aborted !== true && wait <= HOLD_MS;
+      const step = await this.write({
+        moveToNextDue: true,
+        ...(wakeOver ? { stayIfDueWithinMs: HOLD_MS } : {}),
+      });
+      lastWrite = Date.now();
+      if (step === 'stayed') {
+        started = lastWrite;
+        nextReadAt = 0;
+        continue;
+      }
+      if (step === 'moved') throw new DelayedError();
+      this.context.logger.info('snapshot lane done: every item of it has ended');
+      return { lane: this.data.lane, status: 'done' };
     }
-    // The rest, and the move to when the lane is next due, in one script.
-    const moved = await this.write({ moveToNextDue: true });
-    if (moved) throw new DelayedError();
-    this.context.logger.info('snapshot lane done: every item of it has ended');
-    return { lane: this.data.lane, status: 'done' };
   }
 
   /**
@@ -307,9 +325,13 @@ class LaneWake {
 
   /**
    * Records what the steps came to so far, in one script, while the job is still this worker's;
-   * with `moveToNextDue`, moves the job in the same script. Returns whether it moved.
+   * with `moveToNextDue`, moves the job in the same script (`ownedJobStep`). Returns what the
+   * job's step came to: moved to the delayed set, stayed this run's, or neither (nothing left:
+   * the lane is done, or no move was asked for).
    */
-  private async write(options: { readonly moveToNextDue?: boolean } = {}): Promise<boolean> {
+  private async write(
+    options: { readonly moveToNextDue?: boolean; readonly stayIfDueWithinMs?: number } = {},
+  ): Promise<'moved' | 'stayed' | 'written'> {
     const outcomes = this.outcomes.splice(0);
     const writes = outcomes.flatMap((outcome) => (outcome.kind === 'write' ? [outcome.write] : []));
     for (const write of writes) {
@@ -340,7 +362,7 @@ class LaneWake {
         `snapshot lane ${this.data.lane} of ${this.data.runId}: its records are made but its job could not be delayed (BullMQ code ${recorded.stepResult})`,
       );
     }
-    return recorded.stepResult === 1;
+    return recorded.stepResult === 1 ? 'moved' : recorded.stepResult === 2 ? 'stayed' : 'written';
   }
 }
 
