@@ -24,6 +24,7 @@ import { Progress } from './nightly/progress.js';
 import { scalingJson, scalingText } from './nightly/scaling-report.js';
 import { runScriptContender } from './nightly/script-contender.js';
 import { startSimulatorProcess } from './nightly/simulator-process.js';
+import { machineSpeedMs } from './support/machine-speed.js';
 
 const CONTENDERS = ['paw', 'sequential', 'concurrent'] as const;
 type ContenderName = (typeof CONTENDERS)[number];
@@ -232,6 +233,7 @@ async function runNight(
   progress: Progress,
 ): Promise<NightlyReport | undefined> {
   const loadBefore = loadavg();
+  const speedBefore = await machineSpeedMs();
   const settings = nightSettings(snapshots, options.timeScale, options.rate);
   const inventoryStarted = performance.now();
   const inventory = nightInventory(settings);
@@ -320,7 +322,12 @@ async function runNight(
 
   return {
     command,
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      speedLoopMs: { before: speedBefore, after: await machineSpeedMs() },
+    },
     loadAverage: { before: loadBefore.map(round2), after: loadavg().map(round2) },
     settings: {
       ...settings,

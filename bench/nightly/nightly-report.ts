@@ -4,7 +4,13 @@ import type { NightSettings } from './night-simulator-settings.js';
 
 export interface NightlyReport {
   readonly command: string;
-  readonly machine: { cpus: number; model: string; node: string };
+  readonly machine: {
+    cpus: number;
+    model: string;
+    node: string;
+    /** machineSpeedMs (bench/support/machine-speed.ts) before and after the night: lower is faster. */
+    speedLoopMs: { before: number; after: number };
+  };
   readonly loadAverage: { before: number[]; after: number[] };
   readonly settings: NightSettings & { workloadsSeeded: number; clusterIds: readonly string[] };
   readonly pawSettings: Record<string, string>;
@@ -150,7 +156,9 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
   const lines = [
     `nightly benchmark (${report.command})`,
     `machine: ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}; ` +
-      `load average before ${report.loadAverage.before.join(' ')}, after ${report.loadAverage.after.join(' ')}`,
+      `load average before ${report.loadAverage.before.join(' ')}, after ${report.loadAverage.after.join(' ')}; ` +
+      `speed loop ${fixed(report.machine.speedLoopMs.before, 0)} ms before, ${fixed(report.machine.speedLoopMs.after, 0)} ms after ` +
+      `(bench/support/machine-speed.ts, lower is faster: compare CPU figures only at similar readings)`,
     `simulator (its own process): ${s.snapshots} snapshots (of ${s.workloadsSeeded} seeded workloads, ` +
       `seed ${s.seed}: the VMs and databases of ${s.clusterIds.length} Connected clusters of ${s.clusters}), ` +
       `timeScale ${s.timeScale}, rate limit ${s.requestsPerSecond}/s (burst ${s.burst}), ${s.latencyMs} ms per request, ` +
