@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { HttpMethod } from '../../platform-defaults/default-routes.js';
 import { errorFromTransport } from './error-factory.js';
+import { sendForWholeResponse } from './whole-response.js';
 
 export interface TransportTimeouts {
   readonly connectMs: number;
@@ -53,21 +54,9 @@ export class HttpTransport {
 
   async send(outgoing: OutgoingRequest): Promise<IncomingResponse> {
     try {
-      const response = await request(outgoing.url, {
-        dispatcher: this.agent,
-        method: outgoing.method,
-        headers: outgoing.headers,
-        body: outgoing.body ?? null,
-        signal: outgoing.signal ?? null,
-      });
-      const body = await response.body.text();
+      const response = await sendForWholeResponse(this.agent, outgoing);
       const requestId = response.headers['x-request-id'];
-      return {
-        status: response.statusCode,
-        headers: response.headers,
-        body,
-        requestId: typeof requestId === 'string' ? requestId : undefined,
-      };
+      return { ...response, requestId: typeof requestId === 'string' ? requestId : undefined };
     } catch (error) {
       // The caller's own abort is not a platform failure: pass its reason through untouched.
       if (outgoing.signal?.aborted) throw outgoing.signal.reason;
