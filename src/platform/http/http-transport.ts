@@ -1,8 +1,7 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
 import type { HttpMethod } from '../../platform-defaults/default-routes.js';
 import { errorFromTransport } from './error-factory.js';
-import { sendForWholeResponse } from './whole-response.js';
+import { sendForWholeResponse, type WholeRequest, type WholeResponse } from './whole-response.js';
 
 export interface TransportTimeouts {
   readonly connectMs: number;
@@ -11,20 +10,12 @@ export interface TransportTimeouts {
   readonly keepAliveMs: number;
 }
 
-export interface OutgoingRequest {
+export interface OutgoingRequest extends WholeRequest {
   readonly operation: string;
   readonly method: HttpMethod;
-  readonly url: URL;
-  readonly headers: Record<string, string>;
-  readonly body?: string | undefined;
-  readonly signal?: AbortSignal | undefined;
 }
 
-export interface IncomingResponse {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  /** The whole body as text ('' when there is none). */
-  readonly body: string;
+export interface IncomingResponse extends WholeResponse {
   /** The platform's request id header, when present. */
   readonly requestId: string | undefined;
 }
