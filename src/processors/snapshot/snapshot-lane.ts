@@ -169,8 +169,8 @@ class LaneWake {
         continue;
       }
       // The rest, and the move to when the lane is next due, in one script. At the end of a
-      // wake with items due soon, the job stays here unless another job waits for a slot or
-      // the queue is paused: then this run carries on as a new wake.
+      // wake with items due soon, the job is not moved unless another job waits for a slot or
+      // the queue is paused: it stays with this run, which carries on as a new wake.
       const wakeOver =
         !stopping.aborted && this.context.signal?.aborted !== true && wait <= HOLD_MS;
       const step = await this.write({
