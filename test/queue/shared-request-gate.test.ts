@@ -57,6 +57,31 @@ describe('SharedRequestGate', () => {
     expect(elapsed).toBeGreaterThanOrEqual(((60 - 5) / 50) * 1000 - 50);
   });
 
+  it('lets the tokens due close together go at once, and what it lets go keeps to the rate and burst', async () => {
+    const gate = gatesOn(uniquePrefix('gate'), 1, 50, 10)[0];
+    if (gate === undefined) throw new Error('no gate');
+    const times: number[] = [];
+    await Promise.all(
+      Array.from({ length: 60 }, () => gate.acquire().then(() => times.push(performance.now()))),
+    );
+    times.sort((a, b) => a - b);
+    // Callers let go in the same group go in the same turn of the event loop.
+    const instants = times.filter(
+      (time, index) => index === 0 || time - (times[index - 1] ?? 0) > 5,
+    );
+    // One by one: about 50 instants (a token every 20 ms after the first few); in groups of
+    // 100 ms (5 tokens at 50/s), about 12.
+    expect(instants.length).toBeLessThanOrEqual(25);
+    // In any stretch: at most the burst (10) plus what the rate brings in its length, with a
+    // little room for a late timer.
+    for (let from = 0; from < times.length; from++) {
+      for (let to = from; to < times.length; to++) {
+        const stretchMs = (times[to] ?? 0) - (times[from] ?? 0);
+        expect(to - from + 1).toBeLessThanOrEqual(10 + (50 * stretchMs) / 1000 + 2);
+      }
+    }
+  });
+
   it('three gates on a saturated bucket ask Redis less than once per granted request (one call takes the tokens due soon)', async () => {
     // A Redis of its own: its command counts are the gates' alone (MONITOR on the shared test
     // Redis saw every other test's traffic, and ioredis's monitor mode broke under it).
