@@ -18,9 +18,9 @@ export interface SharedRequestGateOptions {
   readonly maxPenaltyMs?: number;
   /** After a 429 the rate is halved, then recovers linearly over this long (30 s). */
   readonly recoveryMs?: number;
-  /** A token due within this long is reserved rather than asked for again (100 ms). */
+  /** A token due within this long is reserved rather than asked for again (200 ms). */
   readonly reserveMs?: number;
-  /** Tokens due within this long of each other are let go together (100 ms; 0: one by one). */
+  /** Tokens due within this long of each other are let go together (200 ms; 0: one by one). */
   readonly groupMs?: number;
   readonly logger: Logger;
 }
@@ -33,19 +33,21 @@ const REDIS_RETRY_MS = 500;
  * How far ahead a token may be reserved. Three processes sharing a saturated 50/s bucket are each
  * told to wait 20-60 ms; a reservation of that much turns 3.7 script calls per granted request
  * (measured on a 1,000-snapshot night) into one, and lets at most a few reserved requests past a
- * 429 that another process records meanwhile.
+ * 429 that another process records meanwhile. As long as `DEFAULT_GROUP_MS`: a group is at most
+ * what one call reserves.
  */
-const DEFAULT_RESERVE_MS = 100;
+const DEFAULT_RESERVE_MS = 200;
 /**
  * How close together the tokens let go at once are due. Each wake-up of an otherwise idle
  * process costs CPU of its own, and on the 2-vCPU VM of BENCHMARKS.md far more than the request
  * it lets go: at 50 requests/s, a `readSnapshotJob` sent alone every 20 ms cost 0.8 to 1.0 ms of
- * CPU, five sent together every 100 ms 0.3 to 0.5 ms. Tokens are let go when the last of a group
- * is due, never before their time, and the bucket is asked for `burst` less what the rate brings
- * in `groupMs` (see {@link SharedRequestGate}), so the requests sent still keep to the rate and
- * the burst.
+ * CPU, five sent together every 100 ms 0.3 to 0.5 ms, ten every 200 ms 0.2 to 0.3 ms (and a full
+ * night 2.06 ms of CPU per snapshot at 200 ms, 2.30 at 100: BENCHMARKS.md, "What limits paw").
+ * Tokens are let go when the last of a group is due, never before their time, and the bucket is
+ * asked for `burst` less what the rate brings in `groupMs` (see {@link SharedRequestGate}), so
+ * the requests sent still keep to the rate and the burst.
  */
-const DEFAULT_GROUP_MS = 100;
+const DEFAULT_GROUP_MS = 200;
 /** The most tokens one script call asks for (the callers waiting in this process, up to this). */
 const MAX_TOKENS_PER_CALL = 64;
 
