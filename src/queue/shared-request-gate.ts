@@ -30,24 +30,21 @@ const STATE_TTL_MS = 3_600_000;
 /** Pause after a Redis error before trying again. */
 const REDIS_RETRY_MS = 500;
 /**
+ * How close together the tokens let go at once are due. Each wake-up of a waiting process costs
+ * CPU of its own, on the VM of BENCHMARKS.md more than the request it lets go ("What limits
+ * paw": the figures per call and per night). Tokens are let go when the last of a group is due,
+ * never before their time, and the bucket is asked for `burst` less what the rate brings in
+ * `groupMs` (see {@link SharedRequestGate}), so the requests sent still keep to the rate and the
+ * burst.
+ */
+const DEFAULT_GROUP_MS = 200;
+/**
  * How far ahead a token may be reserved. Three processes sharing a saturated 50/s bucket are each
  * told to wait 20-60 ms; a reservation of that much turns 3.7 script calls per granted request
  * (measured on a 1,000-snapshot night) into one, and lets at most a few reserved requests past a
- * 429 that another process records meanwhile. As long as `DEFAULT_GROUP_MS`: a group is at most
- * what one call reserves.
+ * 429 that another process records meanwhile. As long as a group: one call reserves a group.
  */
-const DEFAULT_RESERVE_MS = 200;
-/**
- * How close together the tokens let go at once are due. Each wake-up of an otherwise idle
- * process costs CPU of its own, and on the 2-vCPU VM of BENCHMARKS.md far more than the request
- * it lets go: at 50 requests/s, a `readSnapshotJob` sent alone every 20 ms cost 0.8 to 1.0 ms of
- * CPU, five sent together every 100 ms 0.3 to 0.5 ms, ten every 200 ms 0.2 to 0.3 ms (and a full
- * night 2.06 ms of CPU per snapshot at 200 ms, 2.30 at 100: BENCHMARKS.md, "What limits paw").
- * Tokens are let go when the last of a group is due, never before their time, and the bucket is
- * asked for `burst` less what the rate brings in `groupMs` (see {@link SharedRequestGate}), so
- * the requests sent still keep to the rate and the burst.
- */
-const DEFAULT_GROUP_MS = 200;
+const DEFAULT_RESERVE_MS = DEFAULT_GROUP_MS;
 /** The most tokens one script call asks for (the callers waiting in this process, up to this). */
 const MAX_TOKENS_PER_CALL = 64;
 
