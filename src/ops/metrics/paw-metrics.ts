@@ -8,7 +8,7 @@ import { QueueMetrics } from './queue-metrics.js';
 import { SchedulerMetrics } from './scheduler-metrics.js';
 
 /** How often the event-loop lag metric samples the loop. */
-const EVENT_LOOP_SAMPLE_MS = 100;
+const EVENT_LOOP_SAMPLE_MS = 1_000;
 
 /**
  * Every metric a paw process exposes on `/metrics`, in one registry of its own (never
@@ -39,9 +39,10 @@ export class PawMetrics {
   ) {
     if (options.processMetrics !== false) {
       // prom-client samples event-loop lag every 10 ms by default: a timer that wakes an idle
-      // process 100 times a second. Three idle paw processes (start + 2 workers) used 1.29 s of
-      // CPU a minute with it and 0.83 s at 100 ms, which still sees any lag that matters to
-      // jobs measured in seconds.
+      // process 100 times a second, and each wake-up costs CPU of its own (BENCHMARKS.md, "What
+      // limits paw"). Once a second is still sure to see any stall of a second or more, the
+      // lag that matters to jobs whose locks last seconds (`worker.lockDurationMs`); shorter
+      // ones are seen in proportion to their length.
       collectDefaultMetrics({
         register: this.registry,
         eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
