@@ -122,7 +122,7 @@ describe('a snapshot run in lanes', () => {
     });
     // Every timer this process creates while the run goes on: the lane's, the worker's, the
     // request gate's, this test's own wait. A lane that waited for the held trigger by waking
-    // every millisecond created one a millisecond, about 1,750 here.
+    // every millisecond created one a millisecond: 1,611 here before the fix, 71 after.
     let timers = 0;
     const hook = createHook({
       init: (_id, type) => {
