@@ -161,13 +161,7 @@ class LaneWake {
         continue;
       }
       if (!idle) {
-        // An item's end wakes the loop at once. The timer is for writing what has ended; with
-        // nothing to write it only brings the loop's other checks (the wake's length, items
-        // due) round again, and a wait of what was left of FLUSH_MS (1 ms once it had passed)
-        // woke the loop every millisecond until the next end.
-        await this.nextEnd(
-          this.outcomes.length > 0 ? Math.max(1, FLUSH_MS - sinceWrite) : FLUSH_MS,
-        );
+        await this.nextEnd(Math.max(1, FLUSH_MS - sinceWrite));
         continue;
       }
       if (moreNow) continue;
