@@ -19,7 +19,7 @@ const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 /**
  * Parses the Prometheus text format (version 0.0.4) strictly: every line must be a HELP or TYPE
  * comment or a well-formed sample, each family is typed once before its samples, and values are
- * numbers (or NaN/+Inf/-Inf). Throws naming the first bad line.
+ * numbers (or NaN in any case, +Inf, -Inf). Throws naming the first bad line.
  */
 export function parsePrometheusText(text: string): Exposition {
   const samples: Sample[] = [];
@@ -51,14 +51,17 @@ export function parsePrometheusText(text: string): Exposition {
         c === 'n' ? '\n' : c,
       );
     }
-    const value = /^(NaN|[+-]Inf)$/.test(valueText)
-      ? valueText === 'NaN'
-        ? Number.NaN
-        : valueText.startsWith('-')
+    // Prometheus reads NaN in any case (prom-client writes "Nan", as its event-loop lag gauges
+    // are until their sampler's first sample after a scrape).
+    const isNaNText = /^nan$/i.test(valueText);
+    const value = isNaNText
+      ? Number.NaN
+      : /^[+-]Inf$/.test(valueText)
+        ? valueText.startsWith('-')
           ? -Infinity
           : Infinity
-      : Number(valueText);
-    if (valueText === '' || (Number.isNaN(value) && valueText !== 'NaN')) {
+        : Number(valueText);
+    if (valueText === '' || (Number.isNaN(value) && !isNaNText)) {
       throw new Error(`bad value at ${where}`);
     }
     const family = name.replace(/_(bucket|sum|count|total|created)$/, '');
