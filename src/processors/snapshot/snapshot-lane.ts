@@ -21,13 +21,8 @@ import { snapshotLaneDataSchema, type SnapshotLaneData } from './snapshot-lane-j
  * queue or another run's lane waiting for a worker slot gets its turn within minutes.
  */
 const WAKE_MS = 300_000;
-/**
- * What the items in flight came to is recorded at least this often (one script for all). An
- * ended item waits for this write before it can be taken again, so its next poll may come up
- * to this much later than its schedule says; every write is a Redis round trip and a wake-up
- * of the process (BENCHMARKS.md, "What limits paw").
- */
-const FLUSH_MS = 1_000;
+/** What the items in flight came to is recorded at least this often (one script for all). */
+const FLUSH_MS = 250;
 /**
  * With nothing in flight, a lane whose next item is due within this long waits for it here
  * rather than moving to the delayed set and being fetched again (two round trips and BullMQ's
