@@ -56,11 +56,11 @@ export function parsePrometheusText(text: string): Exposition {
     const isNaNText = /^nan$/i.test(valueText);
     const value = isNaNText
       ? Number.NaN
-      : /^[+-]Inf$/.test(valueText)
-        ? valueText.startsWith('-')
+      : valueText === '+Inf'
+        ? Infinity
+        : valueText === '-Inf'
           ? -Infinity
-          : Infinity
-        : Number(valueText);
+          : Number(valueText);
     if (valueText === '' || (Number.isNaN(value) && !isNaNText)) {
       throw new Error(`bad value at ${where}`);
     }
