@@ -5,7 +5,7 @@ import type { SnapshotTracking } from './snapshot-tracking.js';
  * Activity is looked up from this long before the time asked for: that time is this machine's
  * clock, the activity's the platform's.
  */
-const CLOCK_SKEW_ALLOWANCE_MS = 30_000;
+export const CLOCK_SKEW_ALLOWANCE_MS = 30_000;
 
 /** Which traces a lookup may return. */
 export interface OnDemandWindow {
@@ -51,6 +51,9 @@ export type OnDemandEvidence =
       /** A finished on-demand snapshot: the trigger reached the platform and succeeded. */
       readonly kind: 'snapshot';
       readonly snapshotId: string;
+      /** The job that took it, when the platform says (the snapshot is that job's owner's). */
+      readonly jobId: string | undefined;
+      /** When it was taken (platform clock): the end of its job, whose start is unknown. */
       readonly time: string;
     };
 
@@ -68,7 +71,12 @@ export async function withOnDemandSnapshots(
   for await (const snapshot of snapshots) {
     if (snapshot.date === undefined || Date.parse(snapshot.date) < from) break; // newest first
     if (snapshot.isOnDemand === true) {
-      evidence.push({ kind: 'snapshot', snapshotId: snapshot.id, time: snapshot.date });
+      evidence.push({
+        kind: 'snapshot',
+        snapshotId: snapshot.id,
+        jobId: snapshot.jobId,
+        time: snapshot.date,
+      });
     }
   }
   return evidence.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));

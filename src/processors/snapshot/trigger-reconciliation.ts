@@ -1,11 +1,16 @@
 import type { Logger } from '../../log/logger.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import { NotFoundError } from '../../platform/http/platform-errors.js';
-import type { OnDemandEvidence } from '../../platform/jobs/on-demand-evidence.js';
+import {
+  CLOCK_SKEW_ALLOWANCE_MS,
+  lookupStart,
+  type OnDemandEvidence,
+} from '../../platform/jobs/on-demand-evidence.js';
 import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
 import type { SnapshotTracking } from '../../platform/jobs/snapshot-tracking.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
 import type { Workload } from '../../platform/records/workload.js';
+import type { ItemRecord } from '../../outcomes/outcome-records.js';
 import { detailsOf } from './item-details.js';
 
 /** How many of the workload's most recent items (other runs) are read for what they own. */
@@ -54,7 +59,7 @@ export async function findEarlierTrigger(
   request: ReconcileRequest,
 ): Promise<EarlierTrigger | undefined> {
   const { platform, workload, signal } = request;
-  const { owned, latestTriggerBefore } = await ownedByOtherItems(request);
+  const { owned, latestTriggerBefore, earlierTriggers } = await ownedByOtherItems(request);
   // A trace nearer another run's trigger of this workload than to ours is that run's: activity
   // without a job id cannot be matched by id, and the clock-skew allowance reaches back before
   // our first attempt. So the lookup starts at the midpoint of the two triggers (both on paw's
@@ -64,17 +69,33 @@ export async function findEarlierTrigger(
   // are joined into one activity from the first of them, which must not be the other run's.
   const notBefore =
     latestTriggerBefore === undefined ? undefined : (latestTriggerBefore + request.since) / 2;
+  const window = { since: request.since, notBefore };
   const unclaimed = (
-    await platform.api.workloads.findOnDemandActivity(
-      workload,
-      { since: request.since, notBefore },
-      signal,
-    )
-  ).filter((evidence) => !owned.has(idOf(evidence)));
+    await platform.api.workloads.findOnDemandActivity(workload, window, signal)
+  ).filter(
+    (evidence) =>
+      !owned.has(idOf(evidence)) &&
+      !(evidence.kind === 'snapshot' && evidence.jobId !== undefined && owned.has(evidence.jobId)),
+  );
+  // A finished snapshot names no trigger and is dated at its job's end, so the border above
+  // cannot place it: an earlier trigger of another run that has claimed no snapshot may have
+  // made it. Adopting it would record this run's workload as snapshotted when nothing was
+  // taken for it; triggering again risks one snapshot too many. The second is the lesser harm.
+  const from = lookupStart(window);
+  const unplaced = earlierTriggers.filter((other) => mayHaveMadeASnapshotSince(other, from));
+  if (unplaced.length > 0 && unclaimed.some((evidence) => evidence.kind === 'snapshot')) {
+    request.logger.warn(
+      { workloadId: workload.id, otherItems: unplaced.map((item) => item.runId) },
+      "a finished on-demand snapshot since the first trigger attempt may be another run's: not adopting it",
+    );
+  }
+  const usable = unclaimed.filter(
+    (evidence) => evidence.kind !== 'snapshot' || unplaced.length === 0,
+  );
   const ranked = [
-    ...unclaimed.filter((evidence) => evidence.kind === 'job'),
-    ...unclaimed.filter((evidence) => evidence.kind === 'activity'),
-    ...unclaimed.filter((evidence) => evidence.kind === 'snapshot'),
+    ...usable.filter((evidence) => evidence.kind === 'job'),
+    ...usable.filter((evidence) => evidence.kind === 'activity'),
+    ...usable.filter((evidence) => evidence.kind === 'snapshot'),
   ];
 
   for (const [index, evidence] of ranked.entries()) {
@@ -112,13 +133,37 @@ function idOf(evidence: OnDemandEvidence): string {
 }
 
 /**
- * Job, activity and snapshot ids recorded by the workload's items in other runs, and the latest
- * of their triggers before this item's first attempt (epoch ms).
+ * Whether another run's item, triggered before this item's first attempt, may own a finished
+ * snapshot dated at or after `from` (epoch ms): it has claimed none, and its job may have ended
+ * since then (it is still followed, it ran out of time and may still finish, or it ended
+ * recently enough, allowing for the platform's clock).
  */
-async function ownedByOtherItems(
-  request: ReconcileRequest,
-): Promise<{ owned: Set<string>; latestTriggerBefore: number | undefined }> {
+function mayHaveMadeASnapshotSince(other: ItemRecord, from: number): boolean {
+  if (detailsOf(other).snapshotId !== undefined) return false;
+  switch (other.status) {
+    case 'queued':
+    case 'running':
+    case 'timed-out':
+      return true;
+    case 'succeeded':
+      return Date.parse(other.finishedAt ?? '') + CLOCK_SKEW_ALLOWANCE_MS >= from;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Job, activity and snapshot ids recorded by the workload's items in other runs, the latest of
+ * their triggers before this item's first attempt (epoch ms), and those items triggered before
+ * it.
+ */
+async function ownedByOtherItems(request: ReconcileRequest): Promise<{
+  owned: Set<string>;
+  latestTriggerBefore: number | undefined;
+  earlierTriggers: ItemRecord[];
+}> {
   const owned = new Set<string>();
+  const earlierTriggers: ItemRecord[] = [];
   let latestTriggerBefore: number | undefined;
   let read = 0;
   for await (const item of request.queries.items({
@@ -132,13 +177,11 @@ async function ownedByOtherItems(
     if (details.snapshotId !== undefined) owned.add(details.snapshotId);
     if (details.activityId !== undefined) owned.add(details.activityId);
     const triggered = Date.parse(details.triggeredAt ?? details.firstTriggerAttemptAt ?? '');
-    if (
-      Number.isFinite(triggered) &&
-      triggered < request.since &&
-      (latestTriggerBefore === undefined || triggered > latestTriggerBefore)
-    ) {
+    if (!Number.isFinite(triggered) || triggered >= request.since) continue;
+    earlierTriggers.push(item);
+    if (latestTriggerBefore === undefined || triggered > latestTriggerBefore) {
       latestTriggerBefore = triggered;
     }
   }
-  return { owned, latestTriggerBefore };
+  return { owned, latestTriggerBefore, earlierTriggers };
 }

@@ -140,8 +140,53 @@ describe('findEarlierTrigger', () => {
         workload,
         since: earlierAt + 2000,
       });
-      // Their finished snapshot is theirs by id once recorded; here only its end event shows.
-      expect(found?.found === 'tracking' ? found.tracking : undefined).toBeUndefined();
+      // Neither their end event nor their finished snapshot (named by their job id) is ours.
+      expect(found).toBeUndefined();
+    });
+
+    it("does not take the finished snapshot of another run's item that followed its activity", async () => {
+      // The other run lost its trigger's answer and followed the workload's activity (no job id,
+      // no snapshot id on record), then ended. Our own trigger never reached the platform.
+      const workloadId = shortKit.sim.fixtures().workloads.samples.mssqlDatabase ?? '';
+      const workload = await shortClient.api.workloads.get(workloadId);
+      await shortClient.api.workloads.takeSnapshot(workload);
+      const earlierAt = Date.now();
+      const runId = 'followed@20261124T030000Z';
+      await shortKit.outcomes.createRun({
+        runId,
+        definitionId: 'followed',
+        kind: 'snapshot',
+        fireTime: new Date(earlierAt - 1000),
+        trigger: 'manual',
+        status: 'queued',
+      });
+      // Their job ends 3 s after the trigger; their item records that end a moment later.
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      const activitySince = new Date(earlierAt - 50).toISOString();
+      await shortKit.outcomes.recordItem(runId, workloadId, {
+        status: 'succeeded',
+        target: workloadId,
+        platformJobId: `activity@${activitySince}`,
+        finishedAt: new Date(),
+        details: {
+          trackedVia: 'activity',
+          activitySince,
+          jobIdFrom: 'events',
+          triggeredAt: new Date(earlierAt).toISOString(),
+        },
+      });
+      // Our first attempt 1 s later: the border (half way) falls before their snapshot's date.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const found = await findEarlierTrigger({
+        platform: shortClient,
+        queries: shortKit.queries,
+        logger: silentLogger(),
+        runId: 'ours@20261124T040000Z',
+        workload,
+        since: Date.now(),
+      });
+      // Adopting it would record this run's workload as snapshotted with no snapshot taken.
+      expect(found).toBeUndefined();
     });
   });
 });
