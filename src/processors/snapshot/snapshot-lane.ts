@@ -156,7 +156,14 @@ class LaneWake {
         continue;
       }
       if (!idle) {
-        await this.nextEnd(Math.max(1, FLUSH_MS - sinceWrite));
+        // An item's end wakes the loop at once; the timer is for what else comes due: the
+        // write of what has ended, or the next read while there is room to take what it
+        // finds. Waiting for what was left of FLUSH_MS with nothing to write (1 ms once it had
+        // passed) woke the loop every millisecond until the next end.
+        const untilWrite = this.outcomes.length > 0 ? FLUSH_MS - sinceWrite : FLUSH_MS;
+        const canTake = taking && target - this.inFlight.size >= target / 2;
+        const untilRead = canTake ? nextReadAt - Date.now() : FLUSH_MS;
+        await this.nextEnd(Math.max(1, Math.min(untilWrite, untilRead)));
         continue;
       }
       if (moreNow) continue;

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutcomeKeys } from '../../../src/outcomes/outcome-keys.js';
 import {
@@ -108,6 +109,44 @@ describe('a snapshot run in lanes', () => {
         completed: 0,
       });
     } finally {
+      await worker.stop();
+    }
+  });
+
+  it('waits for its items in flight without spinning: a trigger the platform holds 2 s costs the lane a few timers, not one a millisecond', async () => {
+    const workloadId = kit.sim.fixtures().workloads.samples.vsphereVm ?? '';
+    const triggersBefore = kit.sim.stats().snapshotTriggers[workloadId] ?? 0;
+    kit.sim.setFaults({ operations: { takeSnapshot: { latency: { fixedMs: 2_000 } } } });
+    const worker = await kit.startInProcessWorker({
+      worker: { snapshotPoll: { minMs: 300, maxMs: 600 } },
+    });
+    // Every timer this process creates while the run goes on: the lane's, the worker's, the
+    // request gate's, this test's own wait. A lane that waited for the held trigger by waking
+    // every millisecond created one a millisecond, about 1,750 here.
+    let timers = 0;
+    const hook = createHook({
+      init: (_id, type) => {
+        if (type === 'Timeout') timers++;
+      },
+    });
+    try {
+      hook.enable();
+      const runId = await kit.fire({
+        id: 'held-trigger',
+        kind: 'snapshot',
+        schedule: { cron: '0 1 * * *' },
+        targets: { ids: [workloadId] },
+        retention: { slaDomainName: 'Gold' },
+        maxWait: '1h',
+      });
+      const run = await kit.waitForRun(runId, 30_000);
+      hook.disable();
+      expect(run.status).toBe('succeeded');
+      expect(kit.sim.stats().snapshotTriggers[workloadId]).toBe(triggersBefore + 1);
+      expect(timers).toBeLessThan(300);
+    } finally {
+      hook.disable();
+      kit.sim.setFaults({ operations: {} });
       await worker.stop();
     }
   });
