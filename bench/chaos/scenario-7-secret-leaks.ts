@@ -181,7 +181,7 @@ export const scenario: ChaosScenario = {
         if (first === undefined) break;
         await Promise.race([first.exited, sleep(Math.max(0, activityEnds - Date.now()))]);
         if (isRunning(first)) break;
-        armed.push(await running.start(['worker'], { PAW_CRASH_AT: crashAt }));
+        armed.push(await startThroughPasswordChange(running, crashAt, passwordChange));
       }
       await sleep(Math.max(0, activityEnds - Date.now()));
       await passwordChange;
@@ -336,6 +336,25 @@ async function changeRedisPasswordMidRun(
   await redis.call('CLIENT', 'KILL', 'TYPE', 'normal');
   await sleep(3_000);
   await redis.call('ACL', 'SETUSER', 'default', `>${oldPassword}`);
+}
+
+/**
+ * Starts a worker armed with `crashAt`. A worker started while only the new Redis password
+ * works refuses to start (paw exits when it cannot reach Redis at start-up, for its supervisor
+ * to restart it): as a supervisor would, it is started again once the old password works again.
+ */
+async function startThroughPasswordChange(
+  fleet: PawFleet,
+  crashAt: string,
+  passwordChange: Promise<void>,
+): Promise<PawProcess> {
+  try {
+    return await fleet.start(['worker'], { PAW_CRASH_AT: crashAt });
+  } catch (error) {
+    if (!/WRONGPASS/.test(String(error))) throw error;
+    await passwordChange;
+    return fleet.start(['worker'], { PAW_CRASH_AT: crashAt });
+  }
 }
 
 /** GETs /api/dashboard with each set of headers; returns the status codes. */
