@@ -137,6 +137,11 @@ export const scenario: ChaosScenario = {
           PAW_ROTATION_MIN_RECOVERY_TOKEN_SECONDS: String(TOKEN_LIFETIME_SECONDS / 2),
           PAW_SNAPSHOT_POLL_MIN_MS: '500',
           PAW_SNAPSHOT_POLL_MAX_MS: '1000',
+          // A worker killed after recording its intents and before sending their triggers
+          // leaves items that wait this long for the platform to show a trigger before sending
+          // one again. The simulator shows one at once; the default (30 s, for the real
+          // platform) outlasted the quick form's 16 s, and no snapshot run ended in it.
+          PAW_PLATFORM_ACTIVITY_DELAY_MS: '2000',
         },
       });
       const running = fleet;
@@ -269,7 +274,21 @@ export const scenario: ChaosScenario = {
       if (control.length === 0) problems.push('the search missed the secret in a credentials file');
       if (debugLines === 0) problems.push('no debug line was logged: the log level did not apply');
       for (const [kind, count] of Object.entries(perKind)) {
-        if (count === 0) problems.push(`no ${kind} run succeeded, so its flow was not searched`);
+        if (count > 0) continue;
+        // What became of that kind's runs, so a failure says where to look.
+        const ofKind = runs
+          .filter((run) => run.kind === kind)
+          .map(
+            (run) =>
+              `${run.runId} ${run.status}` +
+              (run.errorMessage === undefined && run.reason === undefined
+                ? ''
+                : ` (${run.errorMessage ?? run.reason ?? ''})`) +
+              ` ${JSON.stringify(run.counts)}`,
+          );
+        problems.push(
+          `no ${kind} run succeeded, so its flow was not searched; its runs: ${ofKind.join('; ') || 'none'}`,
+        );
       }
       if (hits.length > 0) {
         problems.push(
