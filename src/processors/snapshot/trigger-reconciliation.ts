@@ -145,8 +145,11 @@ function mayHaveMadeASnapshotSince(other: ItemRecord, from: number): boolean {
     case 'running':
     case 'timed-out':
       return true;
-    case 'succeeded':
-      return Date.parse(other.finishedAt ?? '') + CLOCK_SKEW_ALLOWANCE_MS >= from;
+    case 'succeeded': {
+      // An end without a time on record is taken as recent: the safe side.
+      const finished = Date.parse(other.finishedAt ?? '');
+      return !Number.isFinite(finished) || finished + CLOCK_SKEW_ALLOWANCE_MS >= from;
+    }
     default:
       return false;
   }
