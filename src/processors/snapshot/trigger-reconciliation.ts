@@ -1,5 +1,7 @@
 import type { Logger } from '../../log/logger.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
+import type { ItemRecord } from '../../outcomes/outcome-records.js';
+import { isActiveStatus } from '../../outcomes/outcome-status.js';
 import { NotFoundError } from '../../platform/http/platform-errors.js';
 import {
   CLOCK_SKEW_ALLOWANCE_MS,
@@ -10,7 +12,6 @@ import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
 import type { SnapshotTracking } from '../../platform/jobs/snapshot-tracking.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
 import type { Workload } from '../../platform/records/workload.js';
-import type { ItemRecord } from '../../outcomes/outcome-records.js';
 import { detailsOf } from './item-details.js';
 
 /** How many of the workload's most recent items (other runs) are read for what they own. */
@@ -140,19 +141,11 @@ function idOf(evidence: OnDemandEvidence): string {
  */
 function mayHaveMadeASnapshotSince(other: ItemRecord, from: number): boolean {
   if (detailsOf(other).snapshotId !== undefined) return false;
-  switch (other.status) {
-    case 'queued':
-    case 'running':
-    case 'timed-out':
-      return true;
-    case 'succeeded': {
-      // An end without a time on record is taken as recent: the safe side.
-      const finished = Date.parse(other.finishedAt ?? '');
-      return !Number.isFinite(finished) || finished + CLOCK_SKEW_ALLOWANCE_MS >= from;
-    }
-    default:
-      return false;
-  }
+  if (isActiveStatus(other.status) || other.status === 'timed-out') return true;
+  if (other.status !== 'succeeded') return false;
+  // An end without a time on record is taken as recent: the safe side.
+  const finished = Date.parse(other.finishedAt ?? '');
+  return !Number.isFinite(finished) || finished + CLOCK_SKEW_ALLOWANCE_MS >= from;
 }
 
 /**

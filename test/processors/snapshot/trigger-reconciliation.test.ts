@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log/logger.js';
+import type { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
 import {
   createPlatformClient,
   type PlatformClient,
@@ -7,6 +8,18 @@ import {
 import { findEarlierTrigger } from '../../../src/processors/snapshot/trigger-reconciliation.js';
 import { startWorkerTestKit, type WorkerTestKit } from '../../worker/support/worker-test-kit.js';
 import { eventually } from '../../support/eventually.js';
+
+/** Another run of the workload, created as the scheduler would at `at` (fired a second before). */
+async function createOtherRun(outcomes: OutcomeStore, runId: string, at: number): Promise<void> {
+  await outcomes.createRun({
+    runId,
+    definitionId: runId.split('@')[0] ?? runId,
+    kind: 'snapshot',
+    fireTime: new Date(at - 1000),
+    trigger: 'manual',
+    status: 'queued',
+  });
+}
 
 /**
  * Reconciliation of an unanswered trigger on a platform whose activity names no job (as the
@@ -43,14 +56,7 @@ describe('findEarlierTrigger', () => {
     // Another run triggered this workload and recorded the answer (a job id, no activity id).
     const earlier = await client.api.workloads.takeSnapshot(workload);
     const earlierAt = Date.now();
-    await kit.outcomes.createRun({
-      runId: 'other@20261124T010000Z',
-      definitionId: 'other',
-      kind: 'snapshot',
-      fireTime: new Date(earlierAt - 1000),
-      trigger: 'manual',
-      status: 'queued',
-    });
+    await createOtherRun(kit.outcomes, 'other@20261124T010000Z', earlierAt);
     await kit.outcomes.recordItem('other@20261124T010000Z', workloadId, {
       status: 'running',
       target: workloadId,
@@ -116,14 +122,7 @@ describe('findEarlierTrigger', () => {
       const workload = await shortClient.api.workloads.get(workloadId);
       const earlier = await shortClient.api.workloads.takeSnapshot(workload);
       const earlierAt = Date.now();
-      await shortKit.outcomes.createRun({
-        runId: 'other@20261124T010000Z',
-        definitionId: 'other',
-        kind: 'snapshot',
-        fireTime: new Date(earlierAt - 1000),
-        trigger: 'manual',
-        status: 'queued',
-      });
+      await createOtherRun(shortKit.outcomes, 'other@20261124T010000Z', earlierAt);
       await shortKit.outcomes.recordItem('other@20261124T010000Z', workloadId, {
         status: 'running',
         target: workloadId,
@@ -152,14 +151,7 @@ describe('findEarlierTrigger', () => {
       await shortClient.api.workloads.takeSnapshot(workload);
       const earlierAt = Date.now();
       const runId = 'followed@20261124T030000Z';
-      await shortKit.outcomes.createRun({
-        runId,
-        definitionId: 'followed',
-        kind: 'snapshot',
-        fireTime: new Date(earlierAt - 1000),
-        trigger: 'manual',
-        status: 'queued',
-      });
+      await createOtherRun(shortKit.outcomes, runId, earlierAt);
       // Their job ends 3 s after the trigger; their item records that end a moment later.
       await new Promise((resolve) => setTimeout(resolve, 3500));
       const activitySince = new Date(earlierAt - 50).toISOString();
