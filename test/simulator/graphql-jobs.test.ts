@@ -24,7 +24,11 @@ describe('GraphQL: the operations of paw jobs', () => {
   });
   afterAll(() => t.close());
 
-  const graphql = async (query: string, variables: Record<string, unknown> = {}, token = admin) => {
+  const postGraphql = async (
+    query: string,
+    variables: Record<string, unknown> = {},
+    token = admin,
+  ) => {
     const response = await t.api('POST', '/api/graphql', { token, json: { query, variables } });
     expect(response.status).toBe(200);
     return response.body as {
@@ -72,7 +76,7 @@ describe('GraphQL: the operations of paw jobs', () => {
   `;
 
   it('lists snappables with the schema words, filters them, and pages with cursors', async () => {
-    const all = await graphql(SNAPPABLES, { first: 1000 });
+    const all = await postGraphql(SNAPPABLES, { first: 1000 });
     expect(all.data.snappableConnection.count).toBe(t.fixtures.workloads.count);
     const node = all.data.snappableConnection.nodes.find((entry: any) => entry.fid === vm());
     expect(node).toMatchObject({
@@ -80,22 +84,23 @@ describe('GraphQL: the operations of paw jobs', () => {
       objectType: 'VmwareVirtualMachine',
       cluster: { id: await clusterOf(vm()) },
     });
-    const dbs = await graphql(SNAPPABLES, { first: 1000, filter: { objectType: ['Mssql'] } });
+    const dbs = await postGraphql(SNAPPABLES, { first: 1000, filter: { objectType: ['Mssql'] } });
     expect(dbs.data.snappableConnection.count).toBe(t.fixtures.workloads.byType.MSSQL_DATABASE);
-    const byFid = await graphql(SNAPPABLES, { filter: { objectFid: [db()] } });
+    const byFid = await postGraphql(SNAPPABLES, { filter: { objectFid: [db()] } });
     expect(byFid.data.snappableConnection.nodes.map((entry: any) => entry.fid)).toEqual([db()]);
 
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const page: any = (await graphql(SNAPPABLES, { first: 7, after })).data.snappableConnection;
+      const page: any = (await postGraphql(SNAPPABLES, { first: 7, after })).data
+        .snappableConnection;
       seen.push(...page.nodes.map((entry: any) => entry.fid));
       expect(page.edges.at(-1)?.cursor ?? null).toBe(page.pageInfo.endCursor);
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;
     }
     expect(new Set(seen).size).toBe(t.fixtures.workloads.count);
-    const bad = await graphql(SNAPPABLES, { after: 'not-a-cursor' });
+    const bad = await postGraphql(SNAPPABLES, { after: 'not-a-cursor' });
     expect(bad.errors?.[0]?.extensions.code).toBe(400);
   });
 
@@ -111,7 +116,9 @@ describe('GraphQL: the operations of paw jobs', () => {
 
   it('takes a VM snapshot with its retention, follows it by cluster UUID, and REST sees the same job', async () => {
     const before = t.sim.stats().snapshotTriggers[vm()] ?? 0;
-    const taken = await graphql(VM_SNAPSHOT, { input: { id: vm(), config: { slaId: gold() } } });
+    const taken = await postGraphql(VM_SNAPSHOT, {
+      input: { id: vm(), config: { slaId: gold() } },
+    });
     const request = taken.data.vsphereOnDemandSnapshot;
     expect(request.id).toMatch(/^CREATE_VSPHERE_SNAPSHOT_/);
     expect(request.status).toBe('QUEUED');
@@ -122,7 +129,7 @@ describe('GraphQL: the operations of paw jobs', () => {
     expect(t.sim.stats().snapshotTriggers[vm()]).toBe(before + 1);
 
     const done = await eventually('the job to end', async () => {
-      const status = (await graphql(VM_STATUS, { clusterUuid: cluster, id: request.id })).data
+      const status = (await postGraphql(VM_STATUS, { clusterUuid: cluster, id: request.id })).data
         .vSphereVMAsyncRequestStatus;
       return status.status === 'SUCCEEDED' ? status : undefined;
     });
@@ -135,7 +142,7 @@ describe('GraphQL: the operations of paw jobs', () => {
     const snapshots = await t.rest('GET', `/workloads/${vm()}/snapshots`);
     expect(snapshots.body.data.nodes[0]).toMatchObject({ jobId: request.id, slaDomainId: gold() });
 
-    const wrongCluster = await graphql(VM_STATUS, {
+    const wrongCluster = await postGraphql(VM_STATUS, {
       clusterUuid: t.fixtures.clusters.find((entry) => entry.id !== cluster)?.id,
       id: request.id,
     });
@@ -143,35 +150,35 @@ describe('GraphQL: the operations of paw jobs', () => {
   });
 
   it('takes a database backup, refuses the wrong mutation for a type, and a REST trigger shows in GraphQL', async () => {
-    const backup = await graphql(DB_SNAPSHOT, {
+    const backup = await postGraphql(DB_SNAPSHOT, {
       input: { id: db(), config: { baseOnDemandSnapshotConfig: { slaId: gold() } } },
     });
     expect(backup.data.createOnDemandMssqlBackup.id).toMatch(/^MSSQL_DB_BACKUP_/);
-    const status = await graphql(DB_STATUS, {
+    const status = await postGraphql(DB_STATUS, {
       input: { clusterUuid: await clusterOf(db()), id: backup.data.createOnDemandMssqlBackup.id },
     });
     expect(status.data.mssqlJobStatus.id).toBe(backup.data.createOnDemandMssqlBackup.id);
 
-    const wrong = await graphql(VM_SNAPSHOT, { input: { id: db() } });
+    const wrong = await postGraphql(VM_SNAPSHOT, { input: { id: db() } });
     expect(wrong.errors?.[0]).toMatchObject({ extensions: { code: 400 } });
     expect(wrong.errors?.[0]?.message).toMatch(/is a Mssql, not a VmwareVirtualMachine/);
 
     const viaRest = await t.rest('POST', `/workloads/${vm()}/snapshots`, { json: {} });
     const id = viaRest.body.data.id as string;
-    const seen = await graphql(VM_STATUS, { clusterUuid: await clusterOf(vm()), id });
+    const seen = await postGraphql(VM_STATUS, { clusterUuid: await clusterOf(vm()), id });
     expect(seen.data.vSphereVMAsyncRequestStatus.id).toBe(id);
   });
 
   it('refuses a disconnected cluster, an unknown FID and a caller without the permission', async () => {
     const disconnected = t.fixtures.workloads.samples.onDisconnectedCluster ?? '';
-    const refused = await graphql(VM_SNAPSHOT, { input: { id: disconnected } });
+    const refused = await postGraphql(VM_SNAPSHOT, { input: { id: disconnected } });
     expect(refused.errors?.[0]).toMatchObject({ extensions: { code: 500 } });
     expect(refused.errors?.[0]?.message).toMatch(/Disconnected/);
-    const unknown = await graphql(VM_SNAPSHOT, {
+    const unknown = await postGraphql(VM_SNAPSHOT, {
       input: { id: '00000000-0000-4000-8000-000000000000' },
     });
     expect(unknown.errors?.[0]?.extensions.code).toBe(404);
-    const denied = await graphql(VM_SNAPSHOT, { input: { id: vm() } }, readOnly);
+    const denied = await postGraphql(VM_SNAPSHOT, { input: { id: vm() } }, readOnly);
     expect(denied.errors?.[0]?.extensions.code).toBe(403);
     expect(denied.errors?.[0]?.message).toMatch(/TAKE_SNAPSHOT/);
   });
@@ -198,7 +205,7 @@ describe('GraphQL: the operations of paw jobs', () => {
   `;
 
   it('lists and gets SLA Domains, pauses and resumes one on named clusters, and reads the state back', async () => {
-    const list = await graphql(
+    const list = await postGraphql(
       /* GraphQL */ `
         query ($filter: [GlobalSlaFilterInput!]) {
           slaDomains(first: 100, filter: $filter) {
@@ -218,7 +225,7 @@ describe('GraphQL: the operations of paw jobs', () => {
     expect(list.data.slaDomains.nodes).toEqual([
       { id: gold(), name: 'Gold', objectTypes: expect.arrayContaining(['VSPHERE_OBJECT_TYPE']) },
     ]);
-    const byType = await graphql(
+    const byType = await postGraphql(
       /* GraphQL */ `
         query ($filter: [GlobalSlaFilterInput!]) {
           slaDomains(filter: $filter) {
@@ -233,7 +240,7 @@ describe('GraphQL: the operations of paw jobs', () => {
       },
     );
     expect(byType.data.slaDomains.nodes.map((node: any) => node.name)).toContain('SQL Hourly');
-    const one = await graphql(
+    const one = await postGraphql(
       /* GraphQL */ `
         query ($id: UUID!) {
           slaDomain(id: $id) {
@@ -253,11 +260,11 @@ describe('GraphQL: the operations of paw jobs', () => {
       (cluster) => cluster.connectionState === 'Connected',
     );
     const clusterId = connected?.id ?? '';
-    const pause = await graphql(PAUSE, {
+    const pause = await postGraphql(PAUSE, {
       input: { slaId: gold(), clusterUuids: [clusterId], pauseSla: true },
     });
     expect(pause.data.pauseSla.success).toBe(true);
-    const statuses = (await graphql(SLA_STATUSES, { id: gold() })).data.globalSlaStatuses.nodes;
+    const statuses = (await postGraphql(SLA_STATUSES, { id: gold() })).data.globalSlaStatuses.nodes;
     expect(statuses.find((entry: any) => entry.cluster.id === clusterId).pauseStatus).toBe(
       'PAUSED',
     );
@@ -265,17 +272,19 @@ describe('GraphQL: the operations of paw jobs', () => {
     expect(
       rest.body.data.clusters.find((entry: any) => entry.clusterId === clusterId).pauseStatus,
     ).toBe('PAUSED');
-    await graphql(PAUSE, { input: { slaId: gold(), clusterUuids: [clusterId], pauseSla: false } });
-    const after = (await graphql(SLA_STATUSES, { id: gold() })).data.globalSlaStatuses.nodes;
+    await postGraphql(PAUSE, {
+      input: { slaId: gold(), clusterUuids: [clusterId], pauseSla: false },
+    });
+    const after = (await postGraphql(SLA_STATUSES, { id: gold() })).data.globalSlaStatuses.nodes;
     expect(after.find((entry: any) => entry.cluster.id === clusterId).pauseStatus).toBe(
       'NOT_PAUSED',
     );
 
-    const nameless = await graphql(PAUSE, {
+    const nameless = await postGraphql(PAUSE, {
       input: { slaId: gold(), clusterUuids: [], pauseSla: true },
     });
     expect(nameless.errors?.[0]?.extensions.code).toBe(400);
-    const denied = await graphql(
+    const denied = await postGraphql(
       PAUSE,
       { input: { slaId: gold(), clusterUuids: [clusterId], pauseSla: true } },
       readOnly,
@@ -284,7 +293,7 @@ describe('GraphQL: the operations of paw jobs', () => {
   });
 
   it('lists clusters with their status, and activity series without job ids, in the schema words', async () => {
-    const clusters = await graphql(
+    const clusters = await postGraphql(
       /* GraphQL */ `
         query ($filter: ClusterFilterInput) {
           clusterConnection(filter: $filter) {
@@ -306,7 +315,7 @@ describe('GraphQL: the operations of paw jobs', () => {
     ]);
 
     const since = new Date(Date.now() - 1000).toISOString();
-    const taken = await graphql(VM_SNAPSHOT, { input: { id: vm() } });
+    const taken = await postGraphql(VM_SNAPSHOT, { input: { id: vm() } });
     const ACTIVITY = /* GraphQL */ `
       query ($filters: ActivitySeriesFilter) {
         activitySeriesConnection(first: 50, filters: $filters) {
@@ -328,7 +337,7 @@ describe('GraphQL: the operations of paw jobs', () => {
     `;
     const series = await eventually('the activity to end', async () => {
       const nodes = (
-        await graphql(ACTIVITY, {
+        await postGraphql(ACTIVITY, {
           filters: { objectFid: [vm()], startTimeGt: since, lastActivityType: ['BACKUP'] },
         })
       ).data.activitySeriesConnection.nodes;
@@ -342,7 +351,7 @@ describe('GraphQL: the operations of paw jobs', () => {
       clusterUuid: await clusterOf(vm()),
     });
     expect(JSON.stringify(series)).not.toContain(taken.data.vsphereOnDemandSnapshot.id);
-    const filtered = await graphql(ACTIVITY, {
+    const filtered = await postGraphql(ACTIVITY, {
       filters: { objectFid: [vm()], objectType: ['VMWARE_VM'], lastActivityStatus: ['SUCCESS'] },
     });
     expect(filtered.data.activitySeriesConnection.nodes.length).toBeGreaterThan(0);

@@ -65,7 +65,7 @@ describe('GraphQL', () => {
   });
   afterAll(() => t.close());
 
-  const graphql = (
+  const postGraphql = (
     query: string,
     variables?: Record<string, unknown>,
     token = adminToken,
@@ -82,7 +82,7 @@ describe('GraphQL', () => {
     });
 
   it('lists service accounts with the real ServiceAccount fields and roles', async () => {
-    const response = await graphql(LIST);
+    const response = await postGraphql(LIST);
     expect(response.status).toBe(200);
     expect(response.body.errors).toBeUndefined();
     const { count, nodes } = response.body.data.serviceAccounts;
@@ -106,7 +106,7 @@ describe('GraphQL', () => {
   });
 
   it('has no id field on ServiceAccount: asking for one is a query analysis error (400)', async () => {
-    const response = await graphql('{ serviceAccounts { nodes { id } } }');
+    const response = await postGraphql('{ serviceAccounts { nodes { id } } }');
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       code: 400,
@@ -115,28 +115,28 @@ describe('GraphQL', () => {
   });
 
   it('pages, searches and filters by role', async () => {
-    const first = await graphql(LIST, { first: 3 });
+    const first = await postGraphql(LIST, { first: 3 });
     const page = first.body.data.serviceAccounts;
     expect(page.nodes).toHaveLength(3);
     expect(page.pageInfo.hasNextPage).toBe(true);
-    const second = await graphql(LIST, { first: 3, after: page.pageInfo.endCursor });
+    const second = await postGraphql(LIST, { first: 3, after: page.pageInfo.endCursor });
     expect(second.body.data.serviceAccounts.nodes).toHaveLength(page.count - 3);
     expect(second.body.data.serviceAccounts.pageInfo).toMatchObject({
       hasNextPage: false,
       hasPreviousPage: true,
     });
-    const search = await graphql(LIST, { searchText: 'READONLY' });
+    const search = await postGraphql(LIST, { searchText: 'READONLY' });
     expect(
       search.body.data.serviceAccounts.nodes.map((node: { name: string }) => node.name),
     ).toEqual(['paw-readonly']);
-    const byRole = await graphql(LIST, { roleIds: roleId('Snapshot Operator') });
+    const byRole = await postGraphql(LIST, { roleIds: roleId('Snapshot Operator') });
     expect(
       byRole.body.data.serviceAccounts.nodes.map((node: { name: string }) => node.name),
     ).toEqual(['itsm-integration']);
   });
 
   it('creates a service account whose credentials work at once', async () => {
-    const response = await graphql(CREATE, {
+    const response = await postGraphql(CREATE, {
       input: {
         name: 'gql-created',
         description: 'from a test',
@@ -169,7 +169,7 @@ describe('GraphQL', () => {
   });
 
   it('answers field errors with HTTP 200, data null and errors[] carrying extensions.code', async () => {
-    const unknownRole = await graphql(CREATE, {
+    const unknownRole = await postGraphql(CREATE, {
       input: { name: 'bad-role', roleIds: ['00000000-0000-4000-8000-000000000000'] },
     });
     expect(unknownRole.status).toBe(200);
@@ -182,20 +182,22 @@ describe('GraphQL', () => {
         extensions: expect.objectContaining({ code: 404, trace: expect.any(Object) }),
       }),
     ]);
-    const notUuid = await graphql(CREATE, { input: { name: 'bad-role', roleIds: ['admin'] } });
+    const notUuid = await postGraphql(CREATE, { input: { name: 'bad-role', roleIds: ['admin'] } });
     expect(notUuid.body.errors[0].extensions.code).toBe(400);
-    const duplicate = await graphql(CREATE, { input: { name: 'paw-readonly', roleIds: [] } });
+    const duplicate = await postGraphql(CREATE, { input: { name: 'paw-readonly', roleIds: [] } });
     expect(duplicate.body.errors[0].extensions.code).toBe(400);
   });
 
   it('rotates a secret by bare uuid: the old secret fails at once, tokens already issued keep working', async () => {
     const created = (
-      await graphql(CREATE, { input: { name: 'to-rotate', roleIds: [roleId('Read Only Admin')] } })
+      await postGraphql(CREATE, {
+        input: { name: 'to-rotate', roleIds: [roleId('Read Only Admin')] },
+      })
     ).body.data.createServiceAccount;
     const oldToken = (await tokenWith(created.clientId, created.clientSecret)).body.access_token;
     const uuid = (created.clientId as string).slice('client|'.length);
 
-    const rotated = await graphql(ROTATE, { id: uuid });
+    const rotated = await postGraphql(ROTATE, { id: uuid });
     expect(rotated.status).toBe(200);
     const reply = rotated.body.data.rotateServiceAccountSecret;
     expect(reply).toEqual({
@@ -226,42 +228,42 @@ describe('GraphQL', () => {
 
     // The client|<uuid> form is accepted too; an unknown id is a 404 field error.
     expect(
-      (await graphql(ROTATE, { id: created.clientId })).body.data.rotateServiceAccountSecret
+      (await postGraphql(ROTATE, { id: created.clientId })).body.data.rotateServiceAccountSecret
         .clientId,
     ).toBe(created.clientId);
-    const unknown = await graphql(ROTATE, { id: '00000000-0000-4000-8000-000000000000' });
+    const unknown = await postGraphql(ROTATE, { id: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.status).toBe(200);
     expect(unknown.body.errors[0].extensions.code).toBe(404);
   });
 
   it('overwrites role assignments, taking userIds as a single value or a list', async () => {
     const readOnly = t.fixtures.serviceAccounts.readOnly.client_id;
-    const literal = await graphql(
+    const literal = await postGraphql(
       `mutation { updateRoleAssignments(userIds: "${readOnly}", roleIds: ["${roleId('SLA Maintenance Operator')}"]) }`,
     );
     expect(literal.status).toBe(200);
     expect(literal.body).toEqual({ data: { updateRoleAssignments: true } });
-    const listed = await graphql(LIST, { searchText: 'paw-readonly' });
+    const listed = await postGraphql(LIST, { searchText: 'paw-readonly' });
     expect(listed.body.data.serviceAccounts.nodes[0].roles).toEqual([
       { id: roleId('SLA Maintenance Operator'), name: 'SLA Maintenance Operator' },
     ]);
 
-    const variables = await graphql(
+    const variables = await postGraphql(
       'mutation Assign($userIds: [String!], $roleIds: [String!]!) { updateRoleAssignments(userIds: $userIds, roleIds: $roleIds) }',
       { userIds: readOnly, roleIds: [roleId('Read Only Admin'), roleId('Snapshot Operator')] },
     );
     expect(variables.body).toEqual({ data: { updateRoleAssignments: true } });
-    const asList = await graphql(
+    const asList = await postGraphql(
       'mutation Assign($userIds: [String!], $roleIds: [String!]!) { updateRoleAssignments(userIds: $userIds, roleIds: $roleIds) }',
       { userIds: [readOnly], roleIds: [roleId('Read Only Admin')] },
     );
     expect(asList.body).toEqual({ data: { updateRoleAssignments: true } });
-    const after = await graphql(LIST, { searchText: 'paw-readonly' });
+    const after = await postGraphql(LIST, { searchText: 'paw-readonly' });
     expect(after.body.data.serviceAccounts.nodes[0].roles).toEqual([
       { id: roleId('Read Only Admin'), name: 'Read Only Admin' },
     ]);
 
-    const unknown = await graphql(
+    const unknown = await postGraphql(
       `mutation { updateRoleAssignments(userIds: ["client|00000000-0000-4000-8000-000000000000"], roleIds: ["${roleId('Read Only Admin')}"]) }`,
     );
     expect(unknown.body.data).toBeNull();
@@ -270,21 +272,23 @@ describe('GraphQL', () => {
 
   it('deletes service accounts: they vanish, their tokens stop working', async () => {
     const created = (
-      await graphql(CREATE, { input: { name: 'to-delete', roleIds: [roleId('Read Only Admin')] } })
+      await postGraphql(CREATE, {
+        input: { name: 'to-delete', roleIds: [roleId('Read Only Admin')] },
+      })
     ).body.data.createServiceAccount;
     const token = (await tokenWith(created.clientId, created.clientSecret)).body.access_token;
     const uuid = (created.clientId as string).slice('client|'.length);
-    const deleted = await graphql(
+    const deleted = await postGraphql(
       'mutation Delete($ids: [String!]!) { deleteServiceAccountsFromAccount(input: { ids: $ids }) }',
       { ids: [uuid] },
     );
     expect(deleted.body).toEqual({ data: { deleteServiceAccountsFromAccount: true } });
-    expect((await graphql(LIST, { searchText: 'to-delete' })).body.data.serviceAccounts.count).toBe(
-      0,
-    );
+    expect(
+      (await postGraphql(LIST, { searchText: 'to-delete' })).body.data.serviceAccounts.count,
+    ).toBe(0);
     expect((await t.api('GET', '/api/rest/workloads', { token })).status).toBe(401);
     expect((await tokenWith(created.clientId, created.clientSecret)).status).toBe(401);
-    const again = await graphql(
+    const again = await postGraphql(
       'mutation Delete($ids: [String!]!) { deleteServiceAccountsFromAccount(input: { ids: $ids }) }',
       { ids: [uuid] },
     );
@@ -293,9 +297,9 @@ describe('GraphQL', () => {
 
   it('denies mutations to a read-only account with a 403 field error', async () => {
     const token = await t.token('readOnly');
-    const read = await graphql(LIST, {}, token);
+    const read = await postGraphql(LIST, {}, token);
     expect(read.body.errors).toBeUndefined();
-    const denied = await graphql(CREATE, { input: { name: 'nope', roleIds: [] } }, token);
+    const denied = await postGraphql(CREATE, { input: { name: 'nope', roleIds: [] } }, token);
     expect(denied.status).toBe(200);
     expect(denied.body.data).toBeNull();
     expect(denied.body.errors[0].extensions.code).toBe(403);
@@ -326,7 +330,7 @@ describe('GraphQL', () => {
   });
 
   it('runs the operation named by operationName', async () => {
-    const response = await graphql(
+    const response = await postGraphql(
       `
         ${LIST}
         query Count {
