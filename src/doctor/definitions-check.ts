@@ -1,3 +1,4 @@
+import { withAllClusters } from '../platform/api/sla-domain-clusters.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import { retentionOf } from '../definitions/snapshot-definition.js';
 import { NotFoundError } from '../platform/http/platform-errors.js';
@@ -134,7 +135,9 @@ async function findSla(
       )
       .toArray()
   ).filter((sla) => sla.name === reference.slaDomainName);
-  if (matches.length === 1 && matches[0] !== undefined) return matches[0];
+  if (matches.length === 1 && matches[0] !== undefined) {
+    return withAllClusters(slaDomains, matches[0], context.signal);
+  }
   return matches.length === 0
     ? `no SLA Domain is named ${JSON.stringify(reference.slaDomainName)}`
     : `${matches.length} SLA Domains are named ${JSON.stringify(reference.slaDomainName)}`;

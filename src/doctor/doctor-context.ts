@@ -14,6 +14,11 @@ interface DoctorOptions {
   readonly clusterUrls: readonly string[];
   /** How long the write check waits for its snapshot. */
   readonly snapshotTimeoutMs: number;
+  /**
+   * The account's GraphQL schema saved by the user (`--schema`: SDL or introspection JSON),
+   * for a platform that does not answer introspection.
+   */
+  readonly schemaFile?: string | undefined;
 }
 
 /** What every check of `paw doctor` may use. */

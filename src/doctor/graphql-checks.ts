@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { JobKind } from '../definitions/job-definition.js';
 import {
   InvalidRequestError,
@@ -20,8 +19,8 @@ const MISSING = /cannot query field|unknown type|unknown argument|undefined fiel
 
 async function probe(context: DoctorContext, need: GraphqlNeed): Promise<Probe> {
   try {
-    await context.client.graphql.client.request(
-      { operationName: 'doctorProbe', document: need.document, kind: need.kind, data: z.unknown() },
+    await context.client.graphql.client.requestUnchecked(
+      need.probe,
       need.variables,
       context.signal,
     );

@@ -7,6 +7,7 @@ import { definitionsCheck } from './definitions-check.js';
 import { graphqlChecks } from './graphql-checks.js';
 import { referenceCheck, type RouteDifferences } from './reference-check.js';
 import { restChecks } from './rest-checks.js';
+import { schemaChecks } from './schema-checks.js';
 import { writesCheck } from './writes-check.js';
 
 /** What `paw doctor` found. */
@@ -37,7 +38,7 @@ export async function runDoctor(context: DoctorContext): Promise<DoctorReport> {
   push(token);
   if (token.status === 'fail') return finish(checks, api, []);
 
-  const graphql = await graphqlChecks(context);
+  const graphql = [...(await graphqlChecks(context)), ...(await schemaChecks(context))];
   const rest = await restChecks(context);
   const { result: reference, differences } = await referenceCheck(context);
   checks.push(...graphql, ...rest, reference);

@@ -1,3 +1,4 @@
+import { snapshotNote } from '../platform/api/snapshot-note.js';
 import { nextPollDelay } from '../platform/jobs/poll-delay.js';
 import { waitForSnapshotJob } from '../platform/jobs/wait-for-snapshot-job.js';
 import type { SlaDomain } from '../platform/records/sla-domain.js';
@@ -24,6 +25,7 @@ export async function writesCheck(context: DoctorContext): Promise<CheckResult[]
     const workload = await api.workloads.get(workloadId, context.signal);
     const trigger = await api.workloads.takeSnapshot(workload, {
       slaDomainId,
+      note: snapshotNote('paw doctor --allow-writes'),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
     const startedAt = Date.now();

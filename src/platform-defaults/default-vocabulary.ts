@@ -11,7 +11,7 @@
 
 /** Where in the platform a workload type word appears. */
 export const WORKLOAD_TYPE_PLACES = [
-  /** The words this project's spec-derived model and simulator use by default. */
+  /** The REST interface's words (unpublished; this project's spec-derived model and simulator). */
   'spec',
   /** GraphQL `ObjectTypeEnum` (a snappable's `objectType`; `snappableConnection` filters). */
   'objectType',
@@ -25,6 +25,34 @@ export const WORKLOAD_TYPE_PLACES = [
   'slaObjectType',
 ] as const;
 export type WorkloadTypePlace = (typeof WORKLOAD_TYPE_PLACES)[number];
+
+/**
+ * Where a word of these tables comes from: an enum of the platform's published GraphQL schema
+ * (a test reads src/platform/graphql/schema/platform-schema.graphql and finds each word in its
+ * enum), or `rest`: the REST interface and the job records, which publish no vocabulary.
+ */
+export type WordSource =
+  | 'rest'
+  | 'ObjectTypeEnum'
+  | 'ManagedObjectType'
+  | 'EventObjectType'
+  | 'ActivityObjectTypeEnum'
+  | 'SlaObjectType'
+  | 'CdmJobStatus'
+  | 'ActivityStatusEnum'
+  | 'EventStatus'
+  | 'ActivityTypeEnum'
+  | 'EventType';
+
+/** The source of each place's workload type words. */
+export const WORKLOAD_TYPE_PLACE_SOURCES: Readonly<Record<WorkloadTypePlace, WordSource>> = {
+  spec: 'rest',
+  objectType: 'ObjectTypeEnum',
+  managedObjectType: 'ManagedObjectType',
+  eventObjectType: 'EventObjectType',
+  activityObjectType: 'ActivityObjectTypeEnum',
+  slaObjectType: 'SlaObjectType',
+};
 
 /** How the platform takes an on-demand snapshot of a kind (none: it cannot). */
 export type OnDemandSnapshot = 'vsphere-vm' | 'mssql-database';
@@ -98,7 +126,7 @@ export const DEFAULT_WORKLOAD_KINDS = {
       objectType: 'OracleDatabase',
       managedObjectType: 'ORACLE_DATABASE',
       eventObjectType: 'ORACLE_DB',
-      activityObjectType: 'OracleDatabase',
+      activityObjectType: 'OracleDb',
       slaObjectType: 'ORACLE_OBJECT_TYPE',
     },
   },
@@ -117,7 +145,7 @@ export const DEFAULT_WORKLOAD_KINDS = {
       spec: 'AWS_EC2_INSTANCE',
       objectType: 'AwsNativeEc2Instance',
       managedObjectType: 'AWS_NATIVE_EC2_INSTANCE',
-      eventObjectType: 'AWS_EC2_INSTANCE',
+      eventObjectType: 'EC2_INSTANCE',
       activityObjectType: 'Ec2Instance',
       slaObjectType: 'AWS_EC2_EBS_OBJECT_TYPE',
     },
@@ -131,49 +159,90 @@ export const DEFAULT_WORKLOAD_KINDS = {
 export const JOB_PHASES = ['in_progress', 'succeeded', 'failed', 'canceled'] as const;
 export type KnownJobPhase = (typeof JOB_PHASES)[number];
 
+/** Words for the same few meanings, by where they come from. */
+export type SourcedWords<M extends string> = Readonly<
+  Partial<Record<WordSource, Readonly<Partial<Record<M, readonly string[]>>>>>
+>;
+
 /**
- * Snapshot job statuses (an async request's `status`, a free string): the job record's words,
- * then the words seen across the GraphQL schema for the same idea.
+ * Snapshot job statuses (an async request's `status`, a free string in the schema): the job
+ * record's words, and `CdmJobStatus`, the schema's enum of a cluster job's status. A job the
+ * cluster no longer knows (`JOB_NOTFOUND`) will never end: it fails, with the word.
  */
-export const DEFAULT_JOB_STATUS_WORDS: Readonly<Record<KnownJobPhase, readonly string[]>> = {
-  in_progress: [
-    'QUEUED',
-    'ACQUIRING',
-    'RUNNING',
-    'FINISHING',
-    'TO_FINISH',
-    'TO_RETRY',
-    'YIELDING',
-    'YIELDED',
-    'TO_YIELDING',
-    'TO_YIELDED',
-    'CANCELING',
-    'CANCELLING',
-    'TO_CANCEL',
-    'UNDOING',
-    'TO_UNDO',
-    'IN_PROGRESS',
-  ],
-  succeeded: ['SUCCEEDED', 'SUCCESS', 'TASK_SUCCESS'],
-  failed: ['FAILED', 'FAILURE', 'TASK_FAILURE'],
-  canceled: ['CANCELED', 'CANCELLED'],
+export const DEFAULT_JOB_STATUS_WORDS: SourcedWords<KnownJobPhase> = {
+  rest: {
+    in_progress: [
+      'QUEUED',
+      'PENDING',
+      'ACQUIRING',
+      'RUNNING',
+      'FINISHING',
+      'TO_FINISH',
+      'TO_RETRY',
+      'YIELDING',
+      'YIELDED',
+      'TO_YIELDING',
+      'TO_YIELDED',
+      'CANCELING',
+      'CANCELLING',
+      'TO_CANCEL',
+      'UNDOING',
+      'TO_UNDO',
+      'IN_PROGRESS',
+    ],
+    succeeded: ['SUCCEEDED', 'SUCCESS', 'TASK_SUCCESS'],
+    failed: ['FAILED', 'FAILURE', 'TASK_FAILURE', 'NOTFOUND'],
+    canceled: ['CANCELED', 'CANCELLED'],
+  },
+  CdmJobStatus: {
+    in_progress: [
+      'JOB_PENDING',
+      'JOB_QUEUED',
+      'JOB_ACQUIRING',
+      'JOB_RUNNING',
+      'JOB_FINISHING',
+      'JOB_CANCELING',
+      'JOB_UNDOING',
+    ],
+    succeeded: ['JOB_SUCCEEDED'],
+    failed: ['JOB_FAILED', 'JOB_NOTFOUND'],
+    canceled: ['JOB_CANCELED'],
+  },
 };
 
 /**
- * Activity (event) statuses, filters' and results' words alike. A partial success of a snapshot
- * is not a success paw can vouch for: it ends the item as failed, with the word.
+ * Activity (event) statuses: results (`ActivityStatusEnum`) and filters (`EventStatus`) spell
+ * them differently. A partial success of a snapshot is not a success paw can vouch for: it ends
+ * the item as failed, with the word. `Info` and `Warning` are the levels of an activity's
+ * latest message, not an end: the activity goes on.
  */
-export const DEFAULT_EVENT_STATUS_WORDS: Readonly<Record<KnownJobPhase, readonly string[]>> = {
-  in_progress: ['QUEUED', 'RUNNING', 'CANCELING', 'CANCELLING', 'ACTIVE', 'IN_PROGRESS'],
-  succeeded: ['SUCCESS', 'TASK_SUCCESS', 'SUCCEEDED'],
-  failed: ['FAILURE', 'TASK_FAILURE', 'FAILED', 'PARTIAL_SUCCESS'],
-  canceled: ['CANCELED', 'CANCELLED'],
+export const DEFAULT_EVENT_STATUS_WORDS: SourcedWords<KnownJobPhase> = {
+  ActivityStatusEnum: {
+    in_progress: ['Queued', 'Running', 'Canceling', 'Info', 'Warning'],
+    succeeded: ['Success', 'TaskSuccess'],
+    failed: ['Failure', 'TaskFailure', 'PARTIAL_SUCCESS'],
+    canceled: ['Canceled'],
+  },
+  EventStatus: {
+    in_progress: ['QUEUED', 'RUNNING', 'CANCELING', 'INFO', 'WARNING'],
+    succeeded: ['SUCCESS', 'TASK_SUCCESS'],
+    failed: ['FAILURE', 'TASK_FAILURE', 'PARTIAL_SUCCESS'],
+    canceled: ['CANCELED'],
+  },
+  rest: {
+    in_progress: ['CANCELLING', 'ACTIVE', 'IN_PROGRESS'],
+    succeeded: ['SUCCEEDED'],
+    failed: ['FAILED'],
+    canceled: ['CANCELLED'],
+  },
 };
 
 /** Activity types paw looks for: a backup (on-demand or scheduled snapshot) of a workload. */
 export const EVENT_TYPE_MEANINGS = ['backup'] as const;
 export type EventTypeMeaning = (typeof EVENT_TYPE_MEANINGS)[number];
 
-export const DEFAULT_EVENT_TYPE_WORDS: Readonly<Record<EventTypeMeaning, readonly string[]>> = {
-  backup: ['BACKUP', 'SNAPSHOT', 'ON_DEMAND_BACKUP'],
+export const DEFAULT_EVENT_TYPE_WORDS: SourcedWords<EventTypeMeaning> = {
+  ActivityTypeEnum: { backup: ['Backup'] },
+  EventType: { backup: ['BACKUP'] },
+  rest: { backup: ['SNAPSHOT', 'ON_DEMAND_BACKUP'] },
 };

@@ -167,7 +167,7 @@ export async function createPlatformClient(
     baseUrl,
     pageSize: platform.pageSize,
   });
-  const graphqlClient = new GraphqlClient({ http, authorization: tokens, baseUrl });
+  const graphqlClient = new GraphqlClient({ http, authorization: tokens, baseUrl, logger });
   const clusters = new ClusterSessions({
     http,
     logger,
@@ -226,6 +226,7 @@ export async function createPlatformClient(
         new GraphqlClient({
           http,
           baseUrl,
+          logger,
           authorization: { token: async () => token, rejected: () => undefined },
         }),
         baseUrl,

@@ -1,4 +1,15 @@
+import { isEnumType } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { platformSchema } from '../../src/platform/graphql/schema/platform-schema.js';
+import {
+  DEFAULT_EVENT_STATUS_WORDS,
+  DEFAULT_EVENT_TYPE_WORDS,
+  DEFAULT_JOB_STATUS_WORDS,
+  DEFAULT_WORKLOAD_KINDS,
+  WORKLOAD_TYPE_PLACES,
+  WORKLOAD_TYPE_PLACE_SOURCES,
+  type WordSource,
+} from '../../src/platform-defaults/default-vocabulary.js';
 import { hasEnded } from '../../src/platform/jobs/job-status.js';
 import { Vocabulary } from '../../src/platform/vocabulary/vocabulary.js';
 
@@ -83,7 +94,10 @@ describe('Vocabulary: every word the platform uses, in one table', () => {
       expect(vocabulary.eventPhase(word)).toBe('failed');
     }
     expect(vocabulary.eventPhase('Running')).toBe('in_progress');
-    expect(vocabulary.eventPhase('Info')).toBe('unrecognised');
+    // The level of an activity's latest message, not an end: the activity goes on.
+    expect(vocabulary.eventPhase('Info')).toBe('in_progress');
+    expect(vocabulary.eventPhase('WARNING')).toBe('in_progress');
+    expect(vocabulary.eventPhase('UNKNOWN_EVENT_STATUS')).toBe('unrecognised');
     expect(vocabulary.isEventType('Backup', 'backup')).toBe(true);
     expect(vocabulary.isEventType('CONFIGURATION', 'backup')).toBe(false);
   });
@@ -112,5 +126,60 @@ describe('Vocabulary: every word the platform uses, in one table', () => {
     expect(hasEnded({ phase: 'in_progress', endTime: '2026-01-01T00:00:00Z' })).toBe(false);
     expect(hasEnded({ phase: 'unrecognised', endTime: undefined })).toBe(false);
     expect(hasEnded({ phase: 'unrecognised', endTime: '2026-01-01T00:00:00Z' })).toBe(true);
+  });
+});
+
+describe("the default vocabulary against the platform's published schema", () => {
+  const enumValues = (name: string): readonly string[] => {
+    const type = platformSchema().getType(name);
+    if (!isEnumType(type)) throw new Error(`the published schema has no enum ${name}`);
+    return type.getValues().map((value) => value.name);
+  };
+  const notPublished = (source: WordSource, words: readonly string[]) =>
+    source === 'rest' ? [] : words.filter((word) => !enumValues(source).includes(word));
+
+  it('spells every workload type word as its enum does (or marks it a REST word)', () => {
+    const wrong = Object.entries(DEFAULT_WORKLOAD_KINDS).flatMap(([kind, entry]) =>
+      WORKLOAD_TYPE_PLACES.flatMap((place) =>
+        notPublished(WORKLOAD_TYPE_PLACE_SOURCES[place], [entry.words[place]]).map(
+          (word) => `${kind}.${place}: ${word} (${WORKLOAD_TYPE_PLACE_SOURCES[place]})`,
+        ),
+      ),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('spells every status and activity type word as its enum does (or marks it a REST word)', () => {
+    const tables = {
+      jobStatuses: DEFAULT_JOB_STATUS_WORDS,
+      eventStatuses: DEFAULT_EVENT_STATUS_WORDS,
+      eventTypes: DEFAULT_EVENT_TYPE_WORDS,
+    };
+    const wrong = Object.entries(tables).flatMap(([table, bySource]) =>
+      Object.entries(bySource).flatMap(([source, byMeaning]) =>
+        Object.values(byMeaning ?? {}).flatMap((words) =>
+          notPublished(source as WordSource, (words as readonly string[] | undefined) ?? []).map(
+            (word) => `${table}.${source}: ${word}`,
+          ),
+        ),
+      ),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('knows every value of the status enums paw reads', () => {
+    const vocabulary = new Vocabulary();
+    const unknown = [
+      ...enumValues('ActivityStatusEnum').filter(
+        (w) => vocabulary.eventPhase(w) === 'unrecognised',
+      ),
+      ...enumValues('EventStatus').filter((w) => vocabulary.eventPhase(w) === 'unrecognised'),
+      ...enumValues('CdmJobStatus').filter((w) => vocabulary.jobPhase(w) === 'unrecognised'),
+    ];
+    // An event status the platform itself calls unknown stays unrecognised, reported with its word.
+    expect(unknown).toEqual(['UNKNOWN_EVENT_STATUS']);
+    expect(vocabulary.eventPhase('Info')).toBe('in_progress');
+    expect(vocabulary.jobPhase('JOB_NOTFOUND')).toBe('failed');
+    expect(vocabulary.jobPhase('PENDING')).toBe('in_progress');
   });
 });

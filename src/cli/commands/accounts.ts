@@ -116,11 +116,21 @@ async function deliverSecret(
         `platform paw called: ${file ?? 'the credentials'} keep${file === undefined ? '' : 's'} ${issued.accessTokenUri}`,
     );
   }
+  const suspended = issued.suspendedTprPolicyIds ?? [];
+  if (suspended.length > 0) {
+    output.warn(
+      `the rotation suspended quorum-authorization (TPR) policies ${suspended.join(', ')}: changes ` +
+        'they guarded no longer wait for approval until someone reviews them in the platform',
+    );
+  }
   const json = {
     clientId: issued.clientId,
     name: issued.name ?? null,
     accessTokenUri: issued.accessTokenUri,
     credentialsFile: file ?? null,
+    ...(issued.suspendedTprPolicyIds === undefined
+      ? {}
+      : { suspendedTprPolicyIds: issued.suspendedTprPolicyIds }),
     ...(options.printSecret ? { clientSecret: issued.clientSecret.reveal() } : {}),
   };
   output.result(json, () =>

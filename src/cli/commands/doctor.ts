@@ -25,6 +25,7 @@ interface DoctorFlags extends PlatformCommandOptions {
   readonly timeout?: number;
   readonly writeRoutes?: string;
   readonly force?: boolean;
+  readonly schema?: string;
 }
 
 const MARKS: Record<CheckResult['status'], string> = {
@@ -54,6 +55,10 @@ export function doctorCommand(): Command {
         'a cluster address to check for PAT sessions (repeatable)',
         collect,
       )
+      .option(
+        '--schema <file>',
+        'compare paw’s GraphQL documents with this schema (SDL or saved introspection JSON) instead of introspecting the platform',
+      )
       .option('--allow-writes', 'also take one real snapshot and pause/resume an SLA Domain')
       .option('--workload <id>', 'with --allow-writes: the workload to snapshot')
       .option('--sla <id>', 'with --allow-writes: its retention SLA Domain (and the one to pause)')
@@ -73,6 +78,7 @@ export function doctorCommand(): Command {
             'paw doctor --jobs jobs --json',
             'paw doctor --write-routes routes.yaml',
             'paw doctor --api graphql',
+            'paw doctor --api graphql --schema account-schema.graphql',
             'paw doctor --allow-writes --workload <id> --sla <slaDomainId> --cluster <clusterId>',
           ),
       ),
@@ -119,6 +125,7 @@ export function doctorCommand(): Command {
             clusterId: flags.cluster,
             clusterUrls: flags.clusterUrl ?? [],
             snapshotTimeoutMs: (flags.timeout ?? 1800) * 1000,
+            schemaFile: flags.schema,
           },
         });
         const full: DoctorReport =

@@ -1,5 +1,6 @@
 import type { JobDefinition } from '../../definitions/job-definition.js';
 import { previewRun, type RunPreview } from '../../processors/run-preview.js';
+import { describePause } from '../../platform/records/sla-domain.js';
 import { renderTable } from '../../terminal/table.js';
 import { ExitCode } from '../exit-codes.js';
 import { withPlatformClient } from '../with-platform-client.js';
@@ -67,7 +68,7 @@ function describe(id: string, preview: RunPreview): string {
           t.clusterName,
           t.action === 'pause'
             ? 'then resume at the end'
-            : `already ${t.pauseStatus}: paused by someone else, left as it is and not resumed`,
+            : `already ${t.pauseStatus}: paused by ${t.pause === undefined ? 'someone else' : describePause(t.pause)}, left as it is and not resumed`,
         ]),
         ...preview.problems.map((p) => [p.status, p.slaDomainName, p.clusterId ?? '', p.reason]),
       ];

@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { UsageError } from '../../errors/usage-error.js';
 import {
   SLA_FILTER_FIELDS,
+  describePause,
+  pausedClustersOf,
   type SlaDomain,
   type SlaDomainFilter,
 } from '../../platform/records/sla-domain.js';
@@ -36,11 +38,15 @@ const slaColumns: Column<SlaDomain>[] = [
 ];
 
 function pausedOn(sla: SlaDomain): string {
-  const clusters = sla.clusters ?? [];
-  const paused = clusters.filter((cluster) => cluster.pauseStatus === 'PAUSED');
-  const unknown = clusters.filter((cluster) => cluster.pauseStatus === 'UNKNOWN');
+  const clusters = sla.clusters ?? undefined;
+  const paused = pausedClustersOf(sla);
+  const unknown = (clusters ?? []).filter((cluster) => cluster.pauseStatus === 'UNKNOWN');
   const parts = [
-    paused.length === 0 ? undefined : `${paused.length}/${clusters.length} clusters`,
+    paused.length === 0
+      ? undefined
+      : clusters === undefined
+        ? `${paused.length} cluster${paused.length === 1 ? '' : 's'}`
+        : `${paused.length}/${clusters.length} clusters`,
     unknown.length === 0 ? undefined : `${unknown.length} unknown`,
   ].filter((part) => part !== undefined);
   return parts.length === 0 ? 'none' : parts.join(', ');
@@ -68,6 +74,11 @@ function showSla(output: Output, sla: SlaDomain): void {
             { header: 'cluster id', value: (c: (typeof clusters)[number]) => c.clusterId },
             { header: 'cluster', value: (c: (typeof clusters)[number]) => c.clusterName },
             { header: 'pause status', value: (c: (typeof clusters)[number]) => c.pauseStatus },
+            {
+              header: 'paused by',
+              value: (c: (typeof clusters)[number]) =>
+                c.pause === undefined ? undefined : describePause(c.pause),
+            },
           ],
           clusters,
         )}`;

@@ -1,3 +1,4 @@
+import { snapshotNote } from '../../platform/api/snapshot-note.js';
 import { Command } from 'commander';
 import { UsageError } from '../../errors/usage-error.js';
 import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
@@ -79,6 +80,7 @@ export function snapshotCommand(): Command {
       }
       const trigger = await api.workloads.takeSnapshot(workload, {
         slaDomainId: options.sla,
+        note: snapshotNote('paw snapshot'),
       });
       if (!options.wait) {
         output.result(jobJson(trigger.job, undefined), () =>

@@ -42,10 +42,15 @@ export interface WorkloadOperations {
    * when the interface allows it, and the platform's answer decides. Without `slaDomainId` the
    * workload's own SLA Domain applies, or none (kept forever: callers warn). Never retried after
    * a failure that may have reached the platform: a repeated trigger is a second snapshot.
+   * `note` goes where the platform keeps who took a snapshot and why (GraphQL's `userNote`).
    */
   takeSnapshot(
     workload: Workload,
-    options?: { readonly slaDomainId?: string | undefined; readonly signal?: AbortSignal },
+    options?: {
+      readonly slaDomainId?: string | undefined;
+      readonly note?: string | undefined;
+      readonly signal?: AbortSignal;
+    },
   ): Promise<SnapshotTrigger>;
   /** The current state of a tracked snapshot job (or activity). */
   readSnapshotJob(tracking: SnapshotTracking, signal?: AbortSignal): Promise<SnapshotJob>;

@@ -1,24 +1,27 @@
-import { z } from 'zod';
 import type { Page } from '../pagination/paginated.js';
+import { graphql } from './schema/platform-graphql.js';
 
-/** A GraphQL connection's page (`nodes`, `count`, `pageInfo`), in the shape pagination walks. */
-export function connectionSchema<T extends z.ZodType>(node: T) {
-  return z
-    .looseObject({
-      count: z.number().int().nonnegative().nullish(),
-      nodes: z.array(node),
-      pageInfo: z.looseObject({
-        endCursor: z.string().nullish(),
-        hasNextPage: z.boolean(),
-      }),
-    })
-    .transform((connection): Page<z.output<T>> => ({
-      nodes: connection.nodes,
-      count: connection.count ?? undefined,
-      endCursor: connection.pageInfo.endCursor,
-      hasNextPage: connection.pageInfo.hasNextPage,
-    }));
+/** What paw reads of every connection's `pageInfo`. */
+export const pageFields = graphql(`
+  fragment PageFields on PageInfo {
+    endCursor
+    hasNextPage
+  }
+`);
+
+/** A connection as a document selects it: `count`, `nodes` and `pageInfo { ...PageFields }`. */
+export interface Connection<N> {
+  readonly count: number;
+  readonly nodes: readonly N[];
+  readonly pageInfo: { readonly endCursor: string; readonly hasNextPage: boolean };
 }
 
-/** The selection every connection document asks for besides its nodes. */
-export const PAGE_INFO_SELECTION = 'count pageInfo { endCursor hasNextPage }';
+/** A connection's page in the shape pagination walks. */
+export function pageOf<N>(connection: Connection<N>): Page<N> {
+  return {
+    nodes: connection.nodes,
+    count: connection.count,
+    endCursor: connection.pageInfo.endCursor,
+    hasNextPage: connection.pageInfo.hasNextPage,
+  };
+}

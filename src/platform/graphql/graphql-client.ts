@@ -1,21 +1,55 @@
+import type { TadaDocumentNode } from 'gql.tada';
+import { print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { z } from 'zod';
+import type { Logger } from '../../log/logger.js';
 import { appendPath } from '../http/append-path.js';
 import { errorFromStatus, malformedResponse } from '../http/error-factory.js';
 import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
 import type { IncomingResponse } from '../http/http-transport.js';
 import { UnavailableError, type PlatformError } from '../http/platform-errors.js';
 import { fieldsOf } from '../rest/envelope.js';
+import { AnswerMismatch, decodeAnswer, type SkippedRow } from './decode-answer.js';
+import { platformSchema } from './schema/platform-schema.js';
 
 const GRAPHQL_PATH = '/api/graphql';
 
-/** A GraphQL operation paw sends: a constant document, never a string built from input. */
-export interface GraphqlOperation<S extends z.ZodType> {
+/**
+ * A document paw sends: a constant, typed by gql.tada from the published schema
+ * (`graphql()` of schema/platform-graphql.ts); its input always travels as variables.
+ */
+export type GraphqlDocument<
+  Result = unknown,
+  Variables = Record<string, unknown>,
+> = TadaDocumentNode<Result, Variables>;
+
+/** What paw needs to know of a document to send it: its name, kind and text. */
+export interface DocumentFacts {
   readonly operationName: string;
-  readonly document: string;
   /** Queries are repeated after a transient failure; mutations are not. */
   readonly kind: 'query' | 'mutation';
-  /** Schema of `data`. */
-  readonly data: S;
+  readonly text: string;
+}
+
+const facts = new WeakMap<DocumentNode, DocumentFacts>();
+
+/** The name, kind and text of a document's one operation (worked out once per document). */
+export function documentFacts(document: DocumentNode): DocumentFacts {
+  const known = facts.get(document);
+  if (known !== undefined) return known;
+  const operation = document.definitions.find(
+    (definition): definition is OperationDefinitionNode =>
+      definition.kind === 'OperationDefinition',
+  );
+  if (operation?.name === undefined || operation.operation === 'subscription') {
+    throw new Error('a document paw sends has one named query or mutation');
+  }
+  const found: DocumentFacts = {
+    operationName: operation.name.value,
+    kind: operation.operation,
+    text: print(document),
+  };
+  facts.set(document, found);
+  return found;
 }
 
 const responseSchema = z.looseObject({
@@ -60,41 +94,94 @@ export class GraphqlClient {
       readonly http: HttpCaller;
       readonly authorization: BearerAuthorization;
       readonly baseUrl: URL;
+      readonly logger: Logger;
     },
   ) {}
 
-  async request<S extends z.ZodType>(
-    operation: GraphqlOperation<S>,
-    variables: Readonly<Record<string, unknown>>,
+  async request<Result, Variables>(
+    document: GraphqlDocument<Result, Variables>,
+    variables: Variables,
     signal?: AbortSignal,
-  ): Promise<z.output<S>> {
-    return this.options.http.call({
-      operation: operation.operationName,
+  ): Promise<Result> {
+    const { operationName, kind, text } = documentFacts(document);
+    const { data, skipped } = await this.options.http.call({
+      operation: operationName,
       method: 'POST',
-      route: `${GRAPHQL_PATH} ${operation.operationName}`,
+      route: `${GRAPHQL_PATH} ${operationName}`,
       url: appendPath(this.options.baseUrl, GRAPHQL_PATH),
       allowedOrigin: this.options.baseUrl.origin,
-      idempotent: operation.kind === 'query',
+      idempotent: kind === 'query',
       gated: true,
       authorization: this.options.authorization,
-      body: {
-        json: {
-          query: operation.document,
-          variables,
-          operationName: operation.operationName,
-        },
-      },
+      body: { json: { query: text, variables, operationName } },
       signal,
-      parse: (response) => parseGraphqlResponse(response, operation),
+      parse: (response) => parseGraphqlResponse(response, document, operationName),
+    });
+    this.reportSkipped(operationName, skipped);
+    return data as Result;
+  }
+
+  /**
+   * Sends a document whose answer paw does not read against the published schema (the
+   * doctor's probes and its introspection of the account's own schema): errors are classified
+   * as for any request, `data` is returned as it came.
+   */
+  async requestUnchecked(
+    document: DocumentNode,
+    variables: Readonly<Record<string, unknown>>,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    const { operationName, kind, text } = documentFacts(document);
+    return this.options.http.call({
+      operation: operationName,
+      method: 'POST',
+      route: `${GRAPHQL_PATH} ${operationName}`,
+      url: appendPath(this.options.baseUrl, GRAPHQL_PATH),
+      allowedOrigin: this.options.baseUrl.origin,
+      idempotent: kind === 'query',
+      gated: true,
+      authorization: this.options.authorization,
+      body: { json: { query: text, variables, operationName } },
+      signal,
+      parse: (response) => graphqlData(response, operationName),
+    });
+  }
+
+  /**
+   * Rows of an answer paw could not use (a field the schema says is never null came null, or
+   * a row lacks what paw needs of it): logged, never failing the page they came in.
+   */
+  reportSkipped(operation: string, rows: readonly SkippedRow[]): void {
+    if (rows.length === 0) return;
+    this.options.logger.warn(
+      { operation, skipped: rows.slice(0, 10), skippedCount: rows.length },
+      `skipped ${rows.length} row(s) of the platform's ${operation} answer that paw cannot use`,
+    );
+  }
+}
+
+function parseGraphqlResponse(
+  response: IncomingResponse,
+  document: DocumentNode,
+  name: string,
+): { readonly data: unknown; readonly skipped: readonly SkippedRow[] } {
+  const data = graphqlData(response, name);
+  try {
+    return decodeAnswer(platformSchema(), document, data);
+  } catch (error) {
+    if (!(error instanceof AnswerMismatch)) throw error;
+    throw malformedResponse({
+      operation: name,
+      status: response.status,
+      problem: `the answer does not fit the published schema: ${error.message}`,
+      notJson: false,
+      requestId: response.requestId,
     });
   }
 }
 
-function parseGraphqlResponse<S extends z.ZodType>(
-  response: IncomingResponse,
-  operation: GraphqlOperation<S>,
-): z.output<S> {
-  const name = operation.operationName;
+/** The `data` of a GraphQL response; a response with `errors` is the error they describe. */
+function graphqlData(response: IncomingResponse, name: string): unknown {
   let json: unknown;
   try {
     json = JSON.parse(response.body);
@@ -119,17 +206,7 @@ function parseGraphqlResponse<S extends z.ZodType>(
   }
   const [first] = parsed.data.errors ?? [];
   if (first !== undefined) throw errorFromGraphql(name, first, response.requestId);
-  const data = operation.data.safeParse(parsed.data.data);
-  if (!data.success) {
-    throw malformedResponse({
-      operation: name,
-      status: response.status,
-      problem: `unexpected data (${fieldsOf(data.error)})`,
-      notJson: false,
-      requestId: response.requestId,
-    });
-  }
-  return data.data;
+  return parsed.data.data;
 }
 
 function errorFromGraphql(

@@ -1,3 +1,4 @@
+import type { VariablesOf } from 'gql.tada';
 import type { ClusterOperations } from '../api/platform-api.js';
 import type { Paginated } from '../pagination/paginated.js';
 import type { Cluster, ClusterFilters } from '../records/cluster.js';
@@ -13,20 +14,20 @@ export class GraphqlClusters implements ClusterOperations {
   ) {}
 
   list(filters: ClusterFilters = {}, signal?: AbortSignal): Paginated<Cluster> {
+    // Filter words are the user's: the platform judges them (its enums are the schema's).
+    const filter = {
+      ...(filters.name === undefined ? {} : { name: [filters.name] }),
+      ...(filters.type === undefined ? {} : { type: [filters.type] }),
+      ...(filters.connectionState === undefined
+        ? {}
+        : { connectionState: [filters.connectionState] }),
+    } as ClusterFilterVariables;
     return paginateConnection({
       graphql: this.graphql,
-      operation: listClusters,
-      variables: {
-        filter: {
-          ...(filters.name === undefined ? {} : { name: [filters.name] }),
-          ...(filters.type === undefined ? {} : { type: [filters.type] }),
-          ...(filters.connectionState === undefined
-            ? {}
-            : { connectionState: [filters.connectionState] }),
-        },
-      },
+      document: listClusters,
+      variables: { filter },
       pageSize: this.pageSize,
-      page: (data) => data.clusterConnection,
+      connection: (data) => data.clusterConnection,
       map: (node): Cluster => ({
         id: node.id,
         name: node.name,
@@ -38,3 +39,5 @@ export class GraphqlClusters implements ClusterOperations {
     });
   }
 }
+
+type ClusterFilterVariables = NonNullable<VariablesOf<typeof listClusters>['filter']>;

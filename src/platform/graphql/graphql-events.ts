@@ -1,3 +1,4 @@
+import type { VariablesOf } from 'gql.tada';
 import type { EventOperations } from '../api/platform-api.js';
 import type { Paginated } from '../pagination/paginated.js';
 import type { EventFilters, PlatformEvent } from '../records/platform-event.js';
@@ -5,9 +6,12 @@ import { listActivitySeries } from './activity-operations.js';
 import type { GraphqlClient } from './graphql-client.js';
 import { enumWord, paginateConnection } from './paginate-connection.js';
 
+type ActivityFilterVariables = NonNullable<VariablesOf<typeof listActivitySeries>['filters']>;
+
 /**
  * Activity through GraphQL (`activitySeriesConnection`), one event per series: its latest
- * status and update time. Filter words are sent as the schema's enums spell them.
+ * status and update time. Filter words are sent as the schema's enums spell them
+ * (`EventType`, `EventStatus`, `EventSeverity`); the platform judges a word it does not know.
  */
 export class GraphqlEvents implements EventOperations {
   constructor(
@@ -27,20 +31,20 @@ export class GraphqlEvents implements EventOperations {
         startTimeGt: filters.startTime,
         startTimeLt: filters.endTime,
       }).filter(([, value]) => value !== undefined),
-    );
+    ) as ActivityFilterVariables;
     return paginateConnection({
       graphql: this.graphql,
-      operation: listActivitySeries,
+      document: listActivitySeries,
       variables: { filters: variables },
       pageSize: this.pageSize,
-      page: (data) => data.activitySeriesConnection,
+      connection: (data) => data.activitySeriesConnection,
       map: (series): PlatformEvent => ({
         id: series.activitySeriesId,
-        time: series.lastUpdated ?? series.startTime ?? '',
+        time: series.lastUpdated,
         type: series.lastActivityType,
         status: series.lastActivityStatus,
         severity: series.severity,
-        objectId: series.fid ?? series.objectId,
+        objectId: series.fid,
         objectName: series.objectName,
         objectType: series.objectType,
         clusterId: series.clusterUuid,

@@ -3,7 +3,7 @@ import { NotFoundError, UnavailableError } from '../http/platform-errors.js';
 import type { Paginated } from '../pagination/paginated.js';
 import type { SlaDomain, SlaDomainCluster, SlaDomainFilter } from '../records/sla-domain.js';
 import type { GraphqlClient } from './graphql-client.js';
-import { isUuid, paginateConnection } from './paginate-connection.js';
+import { UnusableRow, isUuid, paginateConnection } from './paginate-connection.js';
 import {
   getSlaDomain,
   listSlaDomains,
@@ -13,9 +13,10 @@ import {
 } from './sla-operations.js';
 
 /**
- * SLA Domains through GraphQL. Pause state is per cluster (`globalSlaStatuses`); `pauseSla`
- * takes the clusters by name, so pausing "all of its clusters" reads them first, and every
- * pause or resume reads the state back.
+ * SLA Domains through GraphQL. A listing says each domain's paused clusters in the same call
+ * (`pausedClustersInfo`); `get` reads every cluster's pause state, with who paused it and why
+ * (`globalSlaStatuses`). `pauseSla` takes the clusters by name, so pausing "all of its
+ * clusters" reads them first, and every pause or resume reads the state back.
  */
 export class GraphqlSlaDomains implements SlaDomainOperations {
   constructor(
@@ -24,20 +25,18 @@ export class GraphqlSlaDomains implements SlaDomainOperations {
   ) {}
 
   list(filter: SlaDomainFilter = {}, signal?: AbortSignal): Paginated<SlaDomain> {
-    const domains = paginateConnection({
+    return paginateConnection({
       graphql: this.graphql,
-      operation: listSlaDomains,
+      document: listSlaDomains,
       variables:
         filter.filterField === undefined
           ? {}
           : { filter: [{ field: filter.filterField, text: filter.filterText ?? '' }] },
       pageSize: this.pageSize,
-      page: (data) => data.slaDomains,
-      map: (node) => node,
+      connection: (data) => data.slaDomains,
+      map: (node) => toSlaDomain(node, undefined),
       signal,
     });
-    // Each domain with its clusters' pause state, as the REST interface lists them.
-    return domains.mapAsync((node) => this.withClusters(node, signal));
   }
 
   async get(slaDomainId: string, signal?: AbortSignal): Promise<SlaDomain> {
@@ -50,7 +49,7 @@ export class GraphqlSlaDomains implements SlaDomainOperations {
       });
     }
     const data = await this.graphql.request(getSlaDomain, { id: slaDomainId }, signal);
-    return this.withClusters(data.slaDomain, signal);
+    return toSlaDomain(data.slaDomain, await this.clusters(slaDomainId, signal));
   }
 
   pause(
@@ -79,7 +78,7 @@ export class GraphqlSlaDomains implements SlaDomainOperations {
       clusterIds ?? (await this.clusters(slaDomainId, signal)).map((cluster) => cluster.clusterId);
     const data = await this.graphql.request(
       pauseSla,
-      { input: { slaId: slaDomainId, clusterUuids, pauseSla: paused } },
+      { input: { slaId: slaDomainId, clusterUuids: [...clusterUuids], pauseSla: paused } },
       signal,
     );
     if (!data.pauseSla.success) {
@@ -93,36 +92,58 @@ export class GraphqlSlaDomains implements SlaDomainOperations {
     return this.get(slaDomainId, signal);
   }
 
-  private async withClusters(
-    domain: GraphqlSlaDomain,
-    signal: AbortSignal | undefined,
-  ): Promise<SlaDomain> {
-    return {
-      id: domain.id,
-      name: domain.name,
-      description: domain.description,
-      objectTypes: domain.objectTypes,
-      protectedWorkloadCount: domain.protectedObjectCount,
-      clusters: await this.clusters(domain.id, signal),
-    };
-  }
-
+  /** Every cluster of a domain with its pause state; a row without a cluster is skipped. */
   private async clusters(
     slaDomainId: string,
     signal: AbortSignal | undefined,
   ): Promise<SlaDomainCluster[]> {
     return paginateConnection({
       graphql: this.graphql,
-      operation: slaPauseStatuses,
+      document: slaPauseStatuses,
       variables: { slaId: slaDomainId },
       pageSize: this.pageSize,
-      page: (data) => data.globalSlaStatuses,
-      map: (status): SlaDomainCluster => ({
-        clusterId: status.cluster.id,
-        clusterName: status.cluster.name,
-        pauseStatus: status.pauseStatus,
-      }),
+      connection: (data) => data.globalSlaStatuses,
+      map: (status) =>
+        status.cluster === null
+          ? new UnusableRow('names no cluster, so paw cannot pause or resume it there')
+          : {
+              clusterId: status.cluster.id,
+              clusterName: status.cluster.name,
+              pauseStatus: status.pauseStatus,
+              pause:
+                status.pausedSlaInfo === null
+                  ? undefined
+                  : {
+                      pausedBy: status.pausedSlaInfo.pausedBy,
+                      note: status.pausedSlaInfo.pauseNote,
+                      since: status.pausedSlaInfo.pauseStartDate ?? undefined,
+                    },
+            },
       signal,
     }).toArray();
   }
+}
+
+/** paw's record of a domain: every cluster when read, else the paused ones the listing named. */
+function toSlaDomain(
+  domain: GraphqlSlaDomain,
+  clusters: readonly SlaDomainCluster[] | undefined,
+): SlaDomain {
+  const global = domain.__typename === 'GlobalSlaReply' ? domain : undefined;
+  return {
+    id: domain.id,
+    name: domain.name,
+    description: global?.description,
+    objectTypes: global?.objectTypes,
+    protectedWorkloadCount: global?.protectedObjectCount,
+    clusters,
+    pausedClusters:
+      global?.pausedClustersInfo == null
+        ? undefined
+        : (global.pausedClustersInfo.pausedClusters ?? []).map((cluster) => ({
+            clusterId: cluster.id,
+            clusterName: cluster.name,
+            pauseStatus: 'PAUSED',
+          })),
+  };
 }

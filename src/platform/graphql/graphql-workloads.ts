@@ -1,6 +1,8 @@
+import type { VariablesOf } from 'gql.tada';
 import type { SnapshotTrigger, WorkloadOperations } from '../api/platform-api.js';
 import { InvalidRequestError, NotFoundError } from '../http/platform-errors.js';
 import { activityJob } from '../jobs/activity-job.js';
+import { hasEnded } from '../jobs/job-status.js';
 import {
   lookupStart,
   withOnDemandSnapshots,
@@ -36,6 +38,12 @@ import {
  * query needs, so polling survives a restart.
  */
 export class GraphqlWorkloads implements WorkloadOperations {
+  /** Activity-followed snapshots in progress: what the last read saw, for the next one. */
+  private readonly activityPolls = new Map<
+    string,
+    { readonly lastUpdated: string; readonly job: SnapshotJob }
+  >();
+
   constructor(
     private readonly graphql: GraphqlClient,
     private readonly vocabulary: Vocabulary,
@@ -48,10 +56,11 @@ export class GraphqlWorkloads implements WorkloadOperations {
     const objectType = kind === undefined ? undefined : this.vocabulary.wordFor(kind, 'objectType');
     const all = paginateConnection({
       graphql: this.graphql,
-      operation: listSnappables,
+      document: listSnappables,
       variables: {
         filter: {
-          ...(objectType === undefined ? {} : { objectType: [objectType] }),
+          // A word of the vocabulary's `objectType` place: ObjectTypeEnum (a test proves it).
+          ...(objectType === undefined ? {} : { objectType: [objectType as ObjectTypeWord] }),
           ...(filters.name === undefined ? {} : { searchTerm: filters.name }),
           ...(filters.clusterId === undefined ? {} : { cluster: { id: [filters.clusterId] } }),
           ...(filters.slaDomainId === undefined
@@ -60,7 +69,7 @@ export class GraphqlWorkloads implements WorkloadOperations {
         },
       },
       pageSize: this.pageSize,
-      page: (data) => data.snappableConnection,
+      connection: (data) => data.snappableConnection,
       map: (node) => this.toWorkload(node),
       signal,
     });
@@ -80,10 +89,10 @@ export class GraphqlWorkloads implements WorkloadOperations {
     if (isUuid(workloadId)) {
       const [found] = await paginateConnection({
         graphql: this.graphql,
-        operation: listSnappables,
+        document: listSnappables,
         variables: { filter: { objectFid: [workloadId] } },
         pageSize: 1,
-        page: (data) => data.snappableConnection,
+        connection: (data) => data.snappableConnection,
         map: (node) => this.toWorkload(node),
         signal,
       }).toArray(1);
@@ -100,10 +109,10 @@ export class GraphqlWorkloads implements WorkloadOperations {
   snapshots(workloadId: string, signal?: AbortSignal): Paginated<Snapshot> {
     return paginateConnection({
       graphql: this.graphql,
-      operation: listWorkloadSnapshots,
+      document: listWorkloadSnapshots,
       variables: { workloadId },
       pageSize: this.pageSize,
-      page: (data) => data.snapshotOfASnappableConnection,
+      connection: (data) => data.snapshotOfASnappableConnection,
       map: (node) => toSnapshot(workloadId, node),
       signal,
     });
@@ -111,7 +120,11 @@ export class GraphqlWorkloads implements WorkloadOperations {
 
   async takeSnapshot(
     workload: Workload,
-    options: { readonly slaDomainId?: string | undefined; readonly signal?: AbortSignal } = {},
+    options: {
+      readonly slaDomainId?: string | undefined;
+      readonly note?: string | undefined;
+      readonly signal?: AbortSignal;
+    } = {},
   ): Promise<SnapshotTrigger> {
     const decision = snapshotToTrigger(this.vocabulary, workload);
     if (decision.onDemandSnapshot === undefined) {
@@ -131,20 +144,21 @@ export class GraphqlWorkloads implements WorkloadOperations {
       );
     }
     const sla = options.slaDomainId === undefined ? {} : { slaId: options.slaDomainId };
+    const note = options.note === undefined ? {} : { userNote: options.note };
     const signal = options.signal;
     const record =
       decision.onDemandSnapshot === 'vsphere-vm'
         ? (
             await this.graphql.request(
               takeVsphereSnapshot,
-              { input: { id: workload.id, config: sla } },
+              { input: { id: workload.id, config: sla, ...note } },
               signal,
             )
           ).vsphereOnDemandSnapshot
         : (
             await this.graphql.request(
               takeMssqlSnapshot,
-              { input: { id: workload.id, config: { baseOnDemandSnapshotConfig: sla } } },
+              { input: { id: workload.id, config: { baseOnDemandSnapshotConfig: sla }, ...note } },
               signal,
             )
           ).createOnDemandMssqlBackup;
@@ -198,9 +212,10 @@ export class GraphqlWorkloads implements WorkloadOperations {
   ): Promise<OnDemandEvidence[]> {
     const from = lookupStart(window);
     const evidence: OnDemandEvidence[] = [];
-    for await (const series of this.activities(workload.id, new Date(from).toISOString(), signal)) {
+    const filters = { objectFid: [workload.id], startTimeGt: new Date(from).toISOString() };
+    for await (const series of this.activities(filters, signal)) {
       const time = series.startTime ?? series.lastUpdated;
-      if (time == null || Date.parse(time) < from) continue;
+      if (Date.parse(time) < from) continue;
       evidence.push({
         kind: 'activity',
         activityId: series.activitySeriesId,
@@ -217,47 +232,65 @@ export class GraphqlWorkloads implements WorkloadOperations {
     return withOnDemandSnapshots(evidence, this.snapshots(workload.id, signal), from);
   }
 
-  /** The workload's on-demand backup activity series that started after `after`. */
+  /** The workload's on-demand backup activity series, by `filters` (newest first). */
   private activities(
-    workloadId: string,
-    after: string,
+    filters: ActivityFilterVariables,
     signal: AbortSignal | undefined,
   ): Paginated<ActivitySeries> {
     return paginateConnection({
       graphql: this.graphql,
-      operation: listActivitySeries,
-      variables: { filters: { objectFid: [workloadId], startTimeGt: after } },
+      document: listActivitySeries,
+      variables: { filters },
       pageSize: this.pageSize,
-      page: (data) => data.activitySeriesConnection,
+      connection: (data) => data.activitySeriesConnection,
       map: (series) => series,
       signal,
     }).filter(
       (series) =>
         series.isOnDemand !== false &&
-        (series.lastActivityType == null ||
-          this.vocabulary.isEventType(series.lastActivityType, 'backup')),
+        this.vocabulary.isEventType(series.lastActivityType, 'backup'),
     );
   }
 
+  /**
+   * A snapshot followed through its activity. The first read finds the series; each later read
+   * in this process asks only for series updated since the last one it saw
+   * (`lastUpdatedTimeGt`), and an empty answer means nothing changed.
+   */
   private async readActivity(
     tracking: Extract<SnapshotTracking, { via: 'activity' }>,
     signal: AbortSignal | undefined,
   ): Promise<SnapshotJob> {
-    const after = new Date(Date.parse(tracking.since) - 1000).toISOString();
-    for await (const series of this.activities(tracking.workloadId, after, signal)) {
+    const key = `${tracking.workloadId}/${tracking.activityId ?? tracking.since}`;
+    const seen = this.activityPolls.get(key);
+    const filters: ActivityFilterVariables = {
+      objectFid: [tracking.workloadId],
+      startTimeGt: new Date(Date.parse(tracking.since) - 1000).toISOString(),
+      ...(seen === undefined ? {} : { lastUpdatedTimeGt: seen.lastUpdated }),
+    };
+    for await (const series of this.activities(filters, signal)) {
       if (tracking.activityId !== undefined && series.activitySeriesId !== tracking.activityId) {
         continue;
       }
-      const status = series.lastActivityStatus ?? 'UNKNOWN';
-      return activityJob(
+      const status = series.lastActivityStatus;
+      const job = activityJob(
         tracking,
         status,
         this.vocabulary.eventPhase(status),
-        series.lastUpdated ?? undefined,
+        series.lastUpdated,
         series.lastActivityMessage ?? undefined,
       );
+      this.activityPolls.delete(key);
+      if (!hasEnded(job)) {
+        this.activityPolls.set(key, { lastUpdated: series.lastUpdated, job });
+        if (this.activityPolls.size > ACTIVITY_POLLS_KEPT) {
+          const oldest = this.activityPolls.keys().next();
+          if (oldest.done !== true) this.activityPolls.delete(oldest.value);
+        }
+      }
+      return job;
     }
-    return activityJob(tracking, 'NO_ACTIVITY', 'unrecognised', undefined, undefined);
+    return seen?.job ?? activityJob(tracking, 'NO_ACTIVITY', 'unrecognised', undefined, undefined);
   }
 
   private toJob(record: SnapshotJobRecord): SnapshotJob {
@@ -284,13 +317,22 @@ function toSnapshot(workloadId: string, node: GenericSnapshot): Snapshot {
   return {
     id: node.id,
     workloadId,
-    date: node.date ?? undefined,
-    isOnDemand: node.isOnDemandSnapshot ?? undefined,
-    slaDomainId: node.slaDomain === undefined ? undefined : (node.slaDomain?.id ?? null),
+    date: node.date,
+    isOnDemand: node.isOnDemandSnapshot,
+    // The retention SLA Domain is on the implementations that have one.
+    slaDomainId: 'slaDomain' in node ? (node.slaDomain?.id ?? null) : undefined,
     expirationDate: node.expirationDate,
     jobId: undefined,
   };
 }
+
+/** How many activity-followed snapshots a process remembers between polls (oldest forgotten). */
+const ACTIVITY_POLLS_KEPT = 10_000;
+
+type ActivityFilterVariables = NonNullable<VariablesOf<typeof listActivitySeries>['filters']>;
+type ObjectTypeWord = NonNullable<
+  NonNullable<VariablesOf<typeof listSnappables>['filter']>['objectType']
+>[number];
 
 /** paw refused before sending: nothing reached the platform. */
 function refused(operation: string, code: string, message: string): InvalidRequestError {

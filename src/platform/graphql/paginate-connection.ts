@@ -1,30 +1,46 @@
-import type { z } from 'zod';
-import { Paginated, type Page } from '../pagination/paginated.js';
-import type { GraphqlClient, GraphqlOperation } from './graphql-client.js';
+import { Paginated } from '../pagination/paginated.js';
+import { pageOf, type Connection } from './connection.js';
+import { documentFacts, type GraphqlClient, type GraphqlDocument } from './graphql-client.js';
+
+/** A row paw cannot use (a field it needs is null): skipped and reported, never failing the page. */
+export class UnusableRow {
+  constructor(readonly problem: string) {}
+}
 
 /**
  * A GraphQL connection walked as a {@link Paginated}: `first`/`after` go into the variables,
- * `page` picks the connection out of the data and `map` turns each node into paw's record.
+ * `connection` picks it out of the data and `map` turns each node into paw's record, or into
+ * an {@link UnusableRow}, which is left out and logged.
  */
-export function paginateConnection<S extends z.ZodType, N, T>(options: {
+export function paginateConnection<Result, Variables, N, T>(options: {
   readonly graphql: GraphqlClient;
-  readonly operation: GraphqlOperation<S>;
-  readonly variables: Readonly<Record<string, unknown>>;
+  readonly document: GraphqlDocument<Result, Variables>;
+  readonly variables: Omit<Variables, 'first' | 'after'>;
   readonly pageSize: number;
-  readonly page: (data: z.output<S>) => Page<N>;
-  readonly map: (node: N) => T;
+  readonly connection: (data: Result) => Connection<N>;
+  readonly map: (node: N) => T | UnusableRow;
   readonly signal?: AbortSignal | undefined;
 }): Paginated<T> {
+  const { operationName } = documentFacts(options.document);
   return new Paginated(
-    options.operation.operationName,
+    operationName,
     async (after, signal) => {
       const data = await options.graphql.request(
-        options.operation,
-        { ...options.variables, first: options.pageSize, after: after ?? null },
+        options.document,
+        { ...options.variables, first: options.pageSize, after: after ?? null } as Variables,
         signal,
       );
-      const page = options.page(data);
-      return { ...page, nodes: page.nodes.map(options.map) };
+      const page = pageOf(options.connection(data));
+      const nodes: T[] = [];
+      const unusable: { path: string; problem: string }[] = [];
+      page.nodes.forEach((node, index) => {
+        const mapped = options.map(node);
+        if (mapped instanceof UnusableRow) {
+          unusable.push({ path: `nodes[${index}]`, problem: mapped.problem });
+        } else nodes.push(mapped);
+      });
+      options.graphql.reportSkipped(operationName, unusable);
+      return { ...page, nodes };
     },
     options.signal,
   );

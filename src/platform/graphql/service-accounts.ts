@@ -1,7 +1,9 @@
 import { appendPath } from '../http/append-path.js';
 import { resolvePlatformLink } from '../http/origin-guard.js';
 import { TOKEN_ENDPOINT_PATH } from '../auth/credentials-file.js';
+import { Secret } from '../../config/secret.js';
 import { Paginated } from '../pagination/paginated.js';
+import { pageOf } from './connection.js';
 import type { GraphqlClient } from './graphql-client.js';
 import { parseServiceAccountId } from './service-account-id.js';
 import {
@@ -10,14 +12,26 @@ import {
   listServiceAccounts,
   rotateServiceAccountSecret,
   updateRoleAssignments,
-  type IssuedCredentials,
   type ServiceAccount,
 } from './service-account-operations.js';
+
+/** What the platform answers when it issues a secret, the secret wrapped the moment it is read. */
+interface IssuedCredentials {
+  readonly clientId: string;
+  readonly clientSecret: Secret;
+  readonly accessTokenUri: string;
+  readonly name: string;
+}
 
 /** A new or rotated secret, with the token endpoint resolved to an absolute URL. */
 export interface NewServiceAccountSecret extends Omit<IssuedCredentials, 'accessTokenUri'> {
   /** The token endpoint on the platform paw called: the only address these credentials go to. */
   readonly accessTokenUri: string;
+  /**
+   * Quorum-authorization policies the rotation suspended (a rotation only): an operator must
+   * know, since changes those policies guarded no longer wait for approval.
+   */
+  readonly suspendedTprPolicyIds?: readonly string[];
   /**
    * The origin the platform's answer named instead, when it named another one: never written
    * into a credentials file (the next user of the file would post the secret there), reported.
@@ -42,13 +56,7 @@ export class ServiceAccountsApi {
           { first: this.pageSize, after: after ?? null },
           pageSignal,
         );
-        const connection = data.serviceAccounts;
-        return {
-          nodes: connection.nodes,
-          count: connection.count ?? undefined,
-          endCursor: connection.pageInfo.endCursor,
-          hasNextPage: connection.pageInfo.hasNextPage,
-        };
+        return pageOf(data.serviceAccounts);
       },
       signal,
     );
@@ -61,10 +69,16 @@ export class ServiceAccountsApi {
   ): Promise<NewServiceAccountSecret> {
     const data = await this.graphql.request(
       createServiceAccount,
-      { input: { name: input.name, description: input.description ?? '', roleIds: input.roleIds } },
+      {
+        input: {
+          name: input.name,
+          description: input.description ?? '',
+          roleIds: [...input.roleIds],
+        },
+      },
       signal,
     );
-    return this.withTokenUri(data.createServiceAccount, 'createServiceAccount');
+    return this.withTokenUri(issued(data.createServiceAccount), 'createServiceAccount');
   }
 
   /** Rotates an account's secret; the old one stops working at once. Store the new one. */
@@ -75,13 +89,21 @@ export class ServiceAccountsApi {
       { input: { id: uuid } },
       signal,
     );
-    return this.withTokenUri(data.rotateServiceAccountSecret, 'rotateServiceAccountSecret');
+    const reply = data.rotateServiceAccountSecret;
+    return {
+      ...this.withTokenUri(issued(reply), 'rotateServiceAccountSecret'),
+      suspendedTprPolicyIds: reply.suspendedTprPolicyIds,
+    };
   }
 
   /** Replaces (overwrites) an account's role assignments. */
   async setRoles(account: string, roleIds: readonly string[], signal?: AbortSignal): Promise<void> {
     const { clientId } = parseServiceAccountId(account, 'updateRoleAssignments');
-    await this.graphql.request(updateRoleAssignments, { userIds: [clientId], roleIds }, signal);
+    await this.graphql.request(
+      updateRoleAssignments,
+      { userIds: [clientId], roleIds: [...roleIds] },
+      signal,
+    );
   }
 
   async delete(accounts: readonly string[], signal?: AbortSignal): Promise<void> {
@@ -100,7 +122,7 @@ export class ServiceAccountsApi {
   private withTokenUri(issued: IssuedCredentials, operation: string): NewServiceAccountSecret {
     const trusted = appendPath(this.baseUrl, TOKEN_ENDPOINT_PATH);
     const answered =
-      issued.accessTokenUri === undefined || issued.accessTokenUri === ''
+      issued.accessTokenUri === ''
         ? trusted
         : resolvePlatformLink(issued.accessTokenUri, this.baseUrl, operation);
     const { accessTokenUri: _answered, ...rest } = issued;
@@ -108,4 +130,19 @@ export class ServiceAccountsApi {
       ? { ...rest, accessTokenUri: answered.href }
       : { ...rest, accessTokenUri: trusted.href, refusedAccessTokenOrigin: answered.origin };
   }
+}
+
+/** The issued credentials, the secret wrapped at once so that nothing can print it. */
+function issued(reply: {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly accessTokenUri: string;
+  readonly name: string;
+}): IssuedCredentials {
+  return {
+    clientId: reply.clientId,
+    clientSecret: new Secret(reply.clientSecret),
+    accessTokenUri: reply.accessTokenUri,
+    name: reply.name,
+  };
 }

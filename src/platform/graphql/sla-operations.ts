@@ -1,73 +1,90 @@
-import { z } from 'zod';
-import type { GraphqlOperation } from './graphql-client.js';
-import { PAGE_INFO_SELECTION, connectionSchema } from './connection.js';
+import type { ResultOf } from 'gql.tada';
+import { pageFields } from './connection.js';
+import { graphql } from './schema/platform-graphql.js';
 
-/** SLA Domains through GraphQL: list, get, per-cluster pause state, pause and resume. */
-const slaDomainSchema = z.looseObject({
-  id: z.string().min(1),
-  name: z.string(),
-  description: z.string().nullish(),
-  objectTypes: z.array(z.string()).nullish(),
-  protectedObjectCount: z.number().nullish(),
-});
-export type GraphqlSlaDomain = z.output<typeof slaDomainSchema>;
+/**
+ * SLA Domains through GraphQL: list and get (each with the clusters it is paused on, in the
+ * same call), the per-cluster pause state with who paused and why, pause and resume.
+ */
+const slaDomainFields = graphql(`
+  fragment SlaDomainFields on SlaDomain {
+    __typename
+    id
+    name
+    ... on GlobalSlaReply {
+      description
+      objectTypes
+      protectedObjectCount
+      pausedClustersInfo {
+        pausedClustersCount
+        pausedClusters {
+          id
+          name
+        }
+      }
+    }
+  }
+`);
 
-const SLA_SELECTION =
-  'id name ... on GlobalSlaReply { description objectTypes protectedObjectCount }';
-
-export const listSlaDomains = {
-  operationName: 'slaDomains',
-  kind: 'query',
-  document: /* GraphQL */ `
+export const listSlaDomains = graphql(
+  `
     query slaDomains($first: Int, $after: String, $filter: [GlobalSlaFilterInput!]) {
-      slaDomains(first: $first, after: $after, filter: $filter) {
-        nodes { ${SLA_SELECTION} }
-        ${PAGE_INFO_SELECTION}
+      slaDomains(first: $first, after: $after, filter: $filter, shouldShowPausedClusters: true) {
+        count
+        nodes {
+          ...SlaDomainFields
+        }
+        pageInfo {
+          ...PageFields
+        }
       }
     }
   `,
-  data: z.looseObject({ slaDomains: connectionSchema(slaDomainSchema) }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  [slaDomainFields, pageFields],
+);
+export type GraphqlSlaDomain = ResultOf<typeof listSlaDomains>['slaDomains']['nodes'][number];
 
-export const getSlaDomain = {
-  operationName: 'slaDomain',
-  kind: 'query',
-  document: /* GraphQL */ `
+export const getSlaDomain = graphql(
+  `
     query slaDomain($id: UUID!) {
-      slaDomain(id: $id, shouldShowPausedClusters: true) { ${SLA_SELECTION} }
+      slaDomain(id: $id, shouldShowPausedClusters: true) {
+        ...SlaDomainFields
+      }
     }
   `,
-  data: z.looseObject({ slaDomain: slaDomainSchema }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  [slaDomainFields],
+);
 
-const slaStatusSchema = z.looseObject({
-  cluster: z.looseObject({ id: z.string(), name: z.string().nullish() }),
-  pauseStatus: z.string().nullish(),
-});
-
-export const slaPauseStatuses = {
-  operationName: 'globalSlaStatuses',
-  kind: 'query',
-  document: /* GraphQL */ `
+export const slaPauseStatuses = graphql(
+  `
     query globalSlaStatuses($slaId: UUID!, $first: Int, $after: String) {
       globalSlaStatuses(SlaId: $slaId, first: $first, after: $after) {
-        nodes { cluster { id name } pauseStatus }
-        ${PAGE_INFO_SELECTION}
+        count
+        nodes {
+          cluster {
+            id
+            name
+          }
+          pauseStatus
+          pausedSlaInfo {
+            pausedBy
+            pauseNote
+            pauseStartDate
+          }
+        }
+        pageInfo {
+          ...PageFields
+        }
       }
     }
   `,
-  data: z.looseObject({ globalSlaStatuses: connectionSchema(slaStatusSchema) }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  [pageFields],
+);
 
-export const pauseSla = {
-  operationName: 'pauseSla',
-  kind: 'mutation',
-  document: /* GraphQL */ `
-    mutation pauseSla($input: PauseSlaInput!) {
-      pauseSla(input: $input) {
-        success
-      }
+export const pauseSla = graphql(`
+  mutation pauseSla($input: PauseSlaInput!) {
+    pauseSla(input: $input) {
+      success
     }
-  `,
-  data: z.looseObject({ pauseSla: z.looseObject({ success: z.boolean() }) }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  }
+`);

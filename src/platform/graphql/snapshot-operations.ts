@@ -1,56 +1,70 @@
-import { z } from 'zod';
-import { snapshotJobRecordSchema } from '../jobs/snapshot-job.js';
-import type { GraphqlOperation } from './graphql-client.js';
+import { graphql } from './schema/platform-graphql.js';
 
 /**
  * On-demand snapshots and their status through GraphQL: one mutation and one status query per
- * kind the platform snapshots on demand. The mutations take the workload's FID and always the
- * retention SLA Domain (`slaId`) when there is one; they answer an `AsyncRequestStatus`, whose
- * `id` the status query takes together with the workload's cluster UUID.
+ * kind the platform snapshots on demand. The mutations take the workload's FID, the retention
+ * SLA Domain (`slaId`) when there is one and a note naming paw and the run; they answer an
+ * `AsyncRequestStatus`, whose `id` the status query takes together with the workload's cluster
+ * UUID.
  */
-const ASYNC_REQUEST_SELECTION =
-  'id status progress startTime endTime nodeId error { message } links { href rel }';
+const asyncRequestFields = graphql(`
+  fragment AsyncRequestFields on AsyncRequestStatus {
+    id
+    status
+    progress
+    startTime
+    endTime
+    nodeId
+    error {
+      message
+    }
+    links {
+      href
+      rel
+    }
+  }
+`);
 
-export const takeVsphereSnapshot = {
-  operationName: 'vsphereOnDemandSnapshot',
-  kind: 'mutation',
-  document: /* GraphQL */ `
+export const takeVsphereSnapshot = graphql(
+  `
     mutation vsphereOnDemandSnapshot($input: VsphereOnDemandSnapshotInput!) {
-      vsphereOnDemandSnapshot(input: $input) { ${ASYNC_REQUEST_SELECTION} }
+      vsphereOnDemandSnapshot(input: $input) {
+        ...AsyncRequestFields
+      }
     }
   `,
-  data: z.looseObject({ vsphereOnDemandSnapshot: snapshotJobRecordSchema }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  [asyncRequestFields],
+);
 
-export const takeMssqlSnapshot = {
-  operationName: 'createOnDemandMssqlBackup',
-  kind: 'mutation',
-  document: /* GraphQL */ `
+export const takeMssqlSnapshot = graphql(
+  `
     mutation createOnDemandMssqlBackup($input: CreateOnDemandMssqlBackupInput!) {
-      createOnDemandMssqlBackup(input: $input) { ${ASYNC_REQUEST_SELECTION} }
+      createOnDemandMssqlBackup(input: $input) {
+        ...AsyncRequestFields
+      }
     }
   `,
-  data: z.looseObject({ createOnDemandMssqlBackup: snapshotJobRecordSchema }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  [asyncRequestFields],
+);
 
-export const vsphereSnapshotStatus = {
-  operationName: 'vSphereVMAsyncRequestStatus',
-  kind: 'query',
-  document: /* GraphQL */ `
+export const vsphereSnapshotStatus = graphql(
+  `
     query vSphereVMAsyncRequestStatus($clusterUuid: UUID!, $id: String!) {
-      vSphereVMAsyncRequestStatus(clusterUuid: $clusterUuid, id: $id) { ${ASYNC_REQUEST_SELECTION} }
+      vSphereVMAsyncRequestStatus(clusterUuid: $clusterUuid, id: $id) {
+        ...AsyncRequestFields
+      }
     }
   `,
-  data: z.looseObject({ vSphereVMAsyncRequestStatus: snapshotJobRecordSchema }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  [asyncRequestFields],
+);
 
-export const mssqlSnapshotStatus = {
-  operationName: 'mssqlJobStatus',
-  kind: 'query',
-  document: /* GraphQL */ `
-    query mssqlJobStatus($input: MssqlJobStatusInput!) {
-      mssqlJobStatus(input: $input) { ${ASYNC_REQUEST_SELECTION} }
+export const mssqlSnapshotStatus = graphql(
+  `
+    query mssqlJobStatus($input: GetMssqlAsyncRequestStatusInput!) {
+      mssqlJobStatus(input: $input) {
+        ...AsyncRequestFields
+      }
     }
   `,
-  data: z.looseObject({ mssqlJobStatus: snapshotJobRecordSchema }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  [asyncRequestFields],
+);

@@ -1,57 +1,81 @@
-import { z } from 'zod';
-import type { GraphqlOperation } from './graphql-client.js';
-import { PAGE_INFO_SELECTION, connectionSchema } from './connection.js';
+import type { ResultOf } from 'gql.tada';
+import { pageFields } from './connection.js';
+import { graphql } from './schema/platform-graphql.js';
 
 /**
  * Workloads ("snappables") and their snapshots through GraphQL (docs/platform-model.md,
  * "GraphQL: the operations of paw's jobs"). `fid` is the platform-wide id the snapshot
  * mutations take; the cluster UUID the status queries need comes from `cluster { id }`.
  */
-const snappableSchema = z.looseObject({
-  id: z.string().min(1),
-  fid: z.string().nullish(),
-  name: z.string(),
-  objectType: z.string(),
-  cluster: z.looseObject({ id: z.string(), name: z.string().nullish() }).nullish(),
-  slaDomain: z.looseObject({ id: z.string(), name: z.string().nullish() }).nullish(),
-});
-export type Snappable = z.output<typeof snappableSchema>;
-
-const SNAPPABLE_SELECTION = 'id fid name objectType cluster { id name } slaDomain { id name }';
-
-export const listSnappables = {
-  operationName: 'snappableConnection',
-  kind: 'query',
-  document: /* GraphQL */ `
+export const listSnappables = graphql(
+  `
     query snappableConnection($first: Int, $after: String, $filter: SnappableFilterInput) {
       snappableConnection(first: $first, after: $after, filter: $filter) {
-        nodes { ${SNAPPABLE_SELECTION} }
-        ${PAGE_INFO_SELECTION}
+        count
+        nodes {
+          id
+          fid
+          name
+          objectType
+          cluster {
+            id
+            name
+          }
+          slaDomain {
+            id
+            name
+          }
+        }
+        pageInfo {
+          ...PageFields
+        }
       }
     }
   `,
-  data: z.looseObject({ snappableConnection: connectionSchema(snappableSchema) }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  [pageFields],
+);
+export type Snappable = ResultOf<typeof listSnappables>['snappableConnection']['nodes'][number];
 
-const genericSnapshotSchema = z.looseObject({
-  id: z.string().min(1),
-  date: z.string().nullish(),
-  isOnDemandSnapshot: z.boolean().nullish(),
-  expirationDate: z.string().nullish(),
-  slaDomain: z.looseObject({ id: z.string() }).nullish(),
-});
-export type GenericSnapshot = z.output<typeof genericSnapshotSchema>;
-
-export const listWorkloadSnapshots = {
-  operationName: 'snapshotOfASnappableConnection',
-  kind: 'query',
-  document: /* GraphQL */ `
+/**
+ * A workload's snapshots, newest first (the window logic reads them in that order). The
+ * retention SLA Domain is on the implementations of `GenericSnapshot`, not on the interface.
+ */
+export const listWorkloadSnapshots = graphql(
+  `
     query snapshotOfASnappableConnection($workloadId: String!, $first: Int, $after: String) {
-      snapshotOfASnappableConnection(workloadId: $workloadId, first: $first, after: $after) {
-        nodes { id date isOnDemandSnapshot expirationDate slaDomain { id } }
-        ${PAGE_INFO_SELECTION}
+      snapshotOfASnappableConnection(
+        workloadId: $workloadId
+        first: $first
+        after: $after
+        sortBy: CREATION_TIME
+        sortOrder: DESC
+      ) {
+        count
+        nodes {
+          __typename
+          id
+          date
+          isOnDemandSnapshot
+          expirationDate
+          ... on CdmSnapshot {
+            slaDomain {
+              id
+            }
+          }
+          ... on PolarisSnapshot {
+            slaDomain {
+              id
+            }
+          }
+        }
+        pageInfo {
+          ...PageFields
+        }
       }
     }
   `,
-  data: z.looseObject({ snapshotOfASnappableConnection: connectionSchema(genericSnapshotSchema) }),
-} as const satisfies GraphqlOperation<z.ZodType>;
+  [pageFields],
+);
+export type GenericSnapshot = ResultOf<
+  typeof listWorkloadSnapshots
+>['snapshotOfASnappableConnection']['nodes'][number];

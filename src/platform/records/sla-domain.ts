@@ -8,7 +8,13 @@ export interface SlaDomain {
   readonly frequency?: { readonly unit: string; readonly interval: number } | null | undefined;
   readonly retention?: { readonly unit: string; readonly duration: number } | null | undefined;
   readonly protectedWorkloadCount?: number | null | undefined;
+  /**
+   * Every cluster the domain is on, with its pause state. Undefined when the listing did not
+   * read them (GraphQL lists a domain with `pausedClusters` only): `get` reads them.
+   */
   readonly clusters?: readonly SlaDomainCluster[] | null | undefined;
+  /** The clusters it is paused on, where the platform said so without listing every cluster. */
+  readonly pausedClusters?: readonly SlaDomainCluster[] | undefined;
 }
 
 export interface SlaDomainCluster {
@@ -16,6 +22,30 @@ export interface SlaDomainCluster {
   readonly clusterName?: string | null | undefined;
   /** `NOT_PAUSED`, `PAUSED`, `UNKNOWN` (disconnected), or a word paw passes through. */
   readonly pauseStatus?: string | null | undefined;
+  /** Who paused it, when and why, where the platform says (GraphQL `pausedSlaInfo`). */
+  readonly pause?: PauseInfo | undefined;
+}
+
+/** Who paused an SLA Domain on a cluster: shown wherever paw leaves someone else's pause alone. */
+export interface PauseInfo {
+  readonly pausedBy: string;
+  readonly note: string;
+  readonly since?: string | undefined;
+}
+
+/** Who paused, since when and why, in words: `alice@example.com since 2026-11-26T01:00:00Z: "disk swap"`. */
+export function describePause(pause: PauseInfo): string {
+  const since = pause.since === undefined ? '' : ` since ${pause.since}`;
+  const note = pause.note.trim() === '' ? '' : `: ${JSON.stringify(pause.note)}`;
+  return `${pause.pausedBy || 'someone'}${since}${note}`;
+}
+
+/** The clusters a domain is paused on, however the platform said it. */
+export function pausedClustersOf(domain: SlaDomain): readonly SlaDomainCluster[] {
+  return (
+    domain.pausedClusters ??
+    (domain.clusters ?? []).filter((cluster) => cluster.pauseStatus === 'PAUSED')
+  );
 }
 
 export const SLA_FILTER_FIELDS = [

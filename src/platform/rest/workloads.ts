@@ -97,7 +97,12 @@ export class RestWorkloads implements WorkloadOperations {
 
   async takeSnapshot(
     workload: Workload,
-    options: { readonly slaDomainId?: string | undefined; readonly signal?: AbortSignal } = {},
+    // The REST interface publishes no field for a note: `note` goes through GraphQL only.
+    options: {
+      readonly slaDomainId?: string | undefined;
+      readonly note?: string | undefined;
+      readonly signal?: AbortSignal;
+    } = {},
   ): Promise<SnapshotTrigger> {
     const decision = snapshotToTrigger(this.vocabulary, workload);
     const result = await this.rest.call('takeSnapshot', this.jobSchema, {

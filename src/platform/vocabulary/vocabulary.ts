@@ -73,9 +73,9 @@ export class Vocabulary {
       }
       for (const word of words) this.addKindWord(word, kind);
     }
-    fill(this.jobPhases, DEFAULT_JOB_STATUS_WORDS, additions.jobStatuses);
-    fill(this.eventPhases, DEFAULT_EVENT_STATUS_WORDS, additions.eventStatuses);
-    fill(this.eventTypes, DEFAULT_EVENT_TYPE_WORDS, additions.eventTypes);
+    fill(this.jobPhases, Object.values(DEFAULT_JOB_STATUS_WORDS), additions.jobStatuses);
+    fill(this.eventPhases, Object.values(DEFAULT_EVENT_STATUS_WORDS), additions.eventStatuses);
+    fill(this.eventTypes, Object.values(DEFAULT_EVENT_TYPE_WORDS), additions.eventTypes);
   }
 
   /** Every workload kind paw knows, canonical names. */
@@ -160,12 +160,11 @@ export class Vocabulary {
 
 function fill<M extends string>(
   target: Map<string, M>,
-  defaults: Readonly<Record<M, readonly string[]>>,
+  defaults: readonly (Readonly<Partial<Record<M, readonly string[]>>> | undefined)[],
   additions: Readonly<Partial<Record<M, readonly string[]>>> | undefined,
 ): void {
-  for (const source of [defaults, additions ?? {}] as Readonly<
-    Partial<Record<M, readonly string[]>>
-  >[]) {
+  for (const source of [...defaults, additions ?? {}]) {
+    if (source === undefined) continue;
     for (const [meaning, words] of Object.entries(source) as [M, readonly string[] | undefined][]) {
       for (const word of words ?? []) target.set(normalizeWord(word), meaning);
     }

@@ -15,7 +15,7 @@ import {
 import { attemptNumber } from '../../processing/step-job.js';
 import type { RotateSecretDependencies } from './rotation-dependencies.js';
 import { readJournal } from './rotation-journal.js';
-import { SecretRotation } from './secret-rotation.js';
+import { SecretRotation, type RotationResult } from './secret-rotation.js';
 
 /** The item key of a run's rotation (one per run). */
 const ROTATION_ITEM_KEY = 'rotate';
@@ -152,9 +152,10 @@ async function runRotation(
         finishedAt: new Date(),
         errorCode: null,
         errorMessage: null,
-        reason: result.ownAccount
-          ? "rotated paw's own secret; paw switched to the new one"
-          : 'rotated; the new secret is in the sink',
+        reason:
+          (result.ownAccount
+            ? "rotated paw's own secret; paw switched to the new one"
+            : 'rotated; the new secret is in the sink') + suspendedPolicies(result),
         details: {
           sink,
           ownAccount: result.ownAccount,
@@ -163,6 +164,9 @@ async function runRotation(
           ...(result.refusedAccessTokenOrigin === undefined
             ? {}
             : { refusedAccessTokenOrigin: result.refusedAccessTokenOrigin }),
+          ...(result.suspendedTprPolicyIds === undefined
+            ? {}
+            : { suspendedTprPolicyIds: result.suspendedTprPolicyIds.join(', ') }),
         },
       });
       crashPoints.reach('rotate.after-outcome');
@@ -174,6 +178,15 @@ async function runRotation(
     }
   });
   await outcomes.finishRun(runId);
+}
+
+/** What the outcome says of the quorum-authorization policies a rotation suspended, if any. */
+function suspendedPolicies(result: RotationResult): string {
+  const ids = result.suspendedTprPolicyIds ?? [];
+  return ids.length === 0
+    ? ''
+    : `; it suspended ${ids.length} quorum-authorization (TPR) ${ids.length === 1 ? 'policy' : 'policies'} ` +
+        `(${ids.join(', ')}): changes they guarded no longer wait for approval until someone reviews them in the platform`;
 }
 
 /**

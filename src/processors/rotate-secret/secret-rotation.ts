@@ -29,6 +29,11 @@ export interface RotationResult {
   readonly ownAccount: boolean;
   /** An origin the platform's answer named as the token address, refused (never written). */
   readonly refusedAccessTokenOrigin?: string | undefined;
+  /**
+   * Quorum-authorization policies the platform says the rotation suspended: changes they
+   * guarded no longer wait for approval until someone reviews them.
+   */
+  readonly suspendedTprPolicyIds?: readonly string[] | undefined;
 }
 
 export interface RotationRequest {
@@ -120,8 +125,8 @@ export class SecretRotation {
     logger.info({ runId, clientId, sink, ownAccount }, 'rotation journal written; rotating');
     crashPoints.reach('rotate.after-journal');
 
-    const { refusedAccessTokenOrigin } = await this.rotateAndStore(journal, 'rotate', signal);
-    return { rotations: 1, recoveredInterrupted, ownAccount, refusedAccessTokenOrigin };
+    const stored = await this.rotateAndStore(journal, 'rotate', signal);
+    return { rotations: 1, recoveredInterrupted, ownAccount, ...stored };
   }
 
   /**
@@ -194,7 +199,7 @@ export class SecretRotation {
     journal: RotationJournal,
     stage: 'rotate' | 'rotate.recovery',
     signal: AbortSignal | undefined,
-  ): Promise<{ readonly refusedAccessTokenOrigin?: string | undefined }> {
+  ): Promise<Pick<RotationResult, 'refusedAccessTokenOrigin' | 'suspendedTprPolicyIds'>> {
     const { platform, crashPoints, logger } = this.dependencies;
     const { runId, clientId, sink } = journal;
     const accounts =
@@ -219,6 +224,13 @@ export class SecretRotation {
         message: `asked to rotate ${clientId}, the platform answered for ${issued.clientId}`,
         mayHaveTakenEffect: true,
       });
+    }
+    const suspended = issued.suspendedTprPolicyIds ?? [];
+    if (suspended.length > 0) {
+      logger.warn(
+        { runId, clientId, suspendedTprPolicyIds: suspended },
+        'the rotation suspended quorum-authorization policies: review them in the platform',
+      );
     }
     if (issued.refusedAccessTokenOrigin !== undefined) {
       // Written as is, the next user of the sink would post the secret to that origin.
@@ -249,7 +261,10 @@ export class SecretRotation {
       throw new RotationIncompleteError(clientId, sink, error);
     }
     logger.info({ runId, clientId, sink }, 'the new secret authenticates');
-    return { refusedAccessTokenOrigin: issued.refusedAccessTokenOrigin };
+    return {
+      refusedAccessTokenOrigin: issued.refusedAccessTokenOrigin,
+      suspendedTprPolicyIds: suspended.length > 0 ? suspended : undefined,
+    };
   }
 
   /** Proves the sink's secret works, allowing the platform a moment to accept a new secret. */

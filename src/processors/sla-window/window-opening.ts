@@ -4,11 +4,13 @@ import type { FailureFacts } from '../../processing/job-failure.js';
 import type { JobStep } from '../../processing/settle-failure.js';
 import { TargetFailures } from '../../processing/target-failures.js';
 import type { Logger } from '../../log/logger.js';
+import { describePause, type PauseInfo } from '../../platform/records/sla-domain.js';
 import { enqueueResume } from './resume-job.js';
 import type { Acquired } from './sla-holds.js';
 import type { SlaWindowDependencies } from './window-dependencies.js';
 import { recordUnlessFinal, targetFields, windowItemKey } from './window-items.js';
 import {
+  pauseInfoOf,
   pauseStatusOf,
   resolveWindowTargets,
   type TargetProblem,
@@ -174,7 +176,11 @@ export class WindowOpening {
       const acquired = decisions.get(target);
       if (acquired === undefined) continue;
       await recordUnlessFinal(outcomes, runId, windowItemKey(target, 'pause'), {
-        ...pauseOutcome(acquired, pauseStatusOf(current, target.clusterId)),
+        ...pauseOutcome(
+          acquired,
+          pauseStatusOf(current, target.clusterId),
+          pauseInfoOf(current, target.clusterId),
+        ),
         ...targetFields(target, 'pause'),
         finishedAt: new Date(),
       });
@@ -220,7 +226,7 @@ export class WindowOpening {
 }
 
 /** The pause item for a decision: status and the reason a reader needs. */
-function pauseOutcome(acquired: Acquired, observed: string) {
+function pauseOutcome(acquired: Acquired, observed: string, pause: PauseInfo | undefined) {
   switch (acquired.decision) {
     case 'window-over':
       return {
@@ -241,7 +247,9 @@ function pauseOutcome(acquired: Acquired, observed: string) {
   if (acquired.owner === 'other') {
     return {
       status: 'skipped',
-      reason: 'already paused by someone else: left alone (paw will not resume it)',
+      reason:
+        `already paused by someone else${pause === undefined ? '' : ` (${describePause(pause)})`}: ` +
+        'left alone (paw will not resume it)',
     } as const;
   }
   return {

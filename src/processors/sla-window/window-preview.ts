@@ -1,6 +1,12 @@
 import type { SlaWindowDefinition } from '../../definitions/sla-window-definition.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
-import { pauseStatusOf, resolveWindowTargets, type TargetProblem } from './window-target.js';
+import type { PauseInfo } from '../../platform/records/sla-domain.js';
+import {
+  pauseInfoOf,
+  pauseStatusOf,
+  resolveWindowTargets,
+  type TargetProblem,
+} from './window-target.js';
 
 /** What a maintenance window would pause now, resolved against the platform, touching nothing. */
 export interface WindowPreview {
@@ -14,6 +20,8 @@ export interface WindowPreview {
     /** `pause`; or `leave`: already paused (by someone else), left as it is and not resumed. */
     readonly action: 'pause' | 'leave';
     readonly pauseStatus: string;
+    /** Who paused it and why, where the platform says (a cluster left alone). */
+    readonly pause?: PauseInfo | undefined;
   }[];
   readonly problems: readonly TargetProblem[];
 }
@@ -38,6 +46,7 @@ export async function previewWindow(
         ...target,
         action: pauseStatus === 'PAUSED' ? 'leave' : 'pause',
         pauseStatus,
+        pause: pauseInfoOf(current, target.clusterId),
       });
     }
   }

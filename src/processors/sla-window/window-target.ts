@@ -1,7 +1,8 @@
 import type { SlaWindowDefinition } from '../../definitions/sla-window-definition.js';
+import { withAllClusters } from '../../platform/api/sla-domain-clusters.js';
 import { NotFoundError } from '../../platform/http/platform-errors.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
-import type { SlaDomain } from '../../platform/records/sla-domain.js';
+import type { PauseInfo, SlaDomain } from '../../platform/records/sla-domain.js';
 
 /** One SLA Domain on one cluster: the unit a window pauses, holds and resumes. */
 export interface WindowTarget {
@@ -71,7 +72,8 @@ export async function resolveWindowTargets(
       { filterField: 'NAME_EXACT_MATCH', filterText: name },
       signal,
     )) {
-      if (domain.name === name) matches.push(domain);
+      if (domain.name === name)
+        matches.push(await withAllClusters(platform.api.slaDomains, domain, signal));
     }
     if (matches.length === 0) {
       problems.push({
@@ -120,4 +122,9 @@ export async function resolveWindowTargets(
 export function pauseStatusOf(domain: SlaDomain, clusterId: string): string {
   const cluster = (domain.clusters ?? []).find((entry) => entry.clusterId === clusterId);
   return cluster?.pauseStatus ?? 'UNKNOWN';
+}
+
+/** Who paused a target's cluster and why, where the platform says. */
+export function pauseInfoOf(domain: SlaDomain, clusterId: string): PauseInfo | undefined {
+  return (domain.clusters ?? []).find((entry) => entry.clusterId === clusterId)?.pause;
 }

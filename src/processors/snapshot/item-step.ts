@@ -1,3 +1,4 @@
+import { snapshotNote } from '../../platform/api/snapshot-note.js';
 import { lazyChild } from '../../log/lazy-child.js';
 import type { Logger } from '../../log/logger.js';
 import type { ItemRecord, ItemUpdate } from '../../outcomes/outcome-records.js';
@@ -136,6 +137,7 @@ export class SnapshotItemSteps {
     try {
       trigger = await platform.api.workloads.takeSnapshot(workloadOf(this.dependencies, item), {
         ...(context.slaDomainId === null ? {} : { slaDomainId: context.slaDomainId }),
+        note: snapshotNote(`run ${context.runId}`),
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
     } catch (error) {
