@@ -1,5 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import { isUsageError, UsageError } from '../errors/usage-error.js';
 import { closestMatch } from '../text/closest-match.js';
 import { formatPath, readYamlFile, type YamlDocument } from '../yaml/yaml-file.js';
@@ -189,12 +189,55 @@ async function listDefinitionFiles(
     return [];
   }
   const entries = await readdir(folder, { withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+  const names = entries
+    // `.`-prefixed entries are hidden, and kubelet's own (`..data`, `..2026_11_26_...`) too.
+    .filter((entry) => !entry.name.startsWith('.'))
     .filter((entry) => /\.ya?ml$/i.test(entry.name))
-    .filter((entry) => !CALENDARS_FILE_NAMES.includes(entry.name))
-    .map((entry) => join(folder, entry.name))
-    .sort();
+    .filter((entry) => !CALENDARS_FILE_NAMES.includes(entry.name));
+  const files: string[] = [];
+  for (const entry of names) {
+    const file = join(folder, entry.name);
+    if (entry.isFile()) files.push(file);
+    if (!entry.isSymbolicLink()) continue;
+    const problem = await linkProblem(folder, file);
+    if (problem === 'not a file') continue;
+    if (problem === undefined) files.push(file);
+    else problems.push(problem);
+  }
+  return files.sort();
+}
+
+/**
+ * Whether the link `file` in `folder` may be read as a definition: a Kubernetes ConfigMap volume
+ * holds nothing but links (`night.yaml -> ..data/night.yaml`, `..data -> ..2026_11_26_...`), so
+ * a link is read when it ends at a file inside the folder. One that leads out of it is refused:
+ * what the folder holds is what is reviewed and deployed as the definitions.
+ */
+async function linkProblem(
+  folder: string,
+  file: string,
+): Promise<DefinitionProblem | 'not a file' | undefined> {
+  let target: string;
+  try {
+    target = await realpath(file);
+  } catch {
+    const to = resolve(folder, await readlink(file));
+    return {
+      file,
+      path: '(file)',
+      message: `is a link to ${to}, which does not exist`,
+      fix: 'correct or remove the link',
+    };
+  }
+  if (!(await stat(target)).isFile()) return 'not a file';
+  const inside = await realpath(folder);
+  if (target.startsWith(`${inside}${sep}`)) return undefined;
+  return {
+    file,
+    path: '(file)',
+    message: `is a link to ${target}, outside ${folder}`,
+    fix: 'paw reads definitions only from inside their folder: copy the file into it, or point PAW_JOBS_DIR (jobs.dir) at the folder that holds it',
+  };
 }
 
 interface CheckedDocument {
