@@ -51,14 +51,18 @@ export function startDefinitionsReloader(options: DefinitionsReloaderOptions): D
     if (report.problems.length > 0) {
       definitions.refuse(report.problems, at);
       const problems = report.problems.map(formatProblem);
+      const running = definitions.current().length;
       logger.error(
         { dir: report.dir, problems },
-        'job definitions change refused; the last valid set keeps running',
+        running === 0
+          ? 'job definitions refused; there are none to run'
+          : 'job definitions change refused; the last valid set keeps running',
       );
-      options.onReload?.('refused', definitions.current().length);
+      options.onReload?.('refused', running);
       status(
         `definitions change refused (${problems.length} problem${problems.length === 1 ? '' : 's'}); ` +
-          `still running the last valid set:\n  ${problems.join('\n  ')}`,
+          (running === 0 ? 'nothing is scheduled' : 'still running the last valid set') +
+          `:\n  ${problems.join('\n  ')}`,
       );
       return;
     }

@@ -43,10 +43,13 @@ export interface DefinitionsReport {
   readonly problems: readonly DefinitionProblem[];
   /** Legal but probably unintended (e.g. selecting workload types that cannot be snapshotted). */
   readonly warnings: readonly DefinitionProblem[];
+  /** The folder holds no definition, valid or not: its one problem says so. */
+  readonly empty: boolean;
 }
 
-const FOLDER_FIX =
-  'create it, or point PAW_JOBS_DIR (or jobs.dir in config/paw.yaml, or --jobs) at the folder of job definitions';
+const POINT_AT_FOLDER =
+  'point PAW_JOBS_DIR (or jobs.dir in config/paw.yaml, or --jobs) at the folder of job definitions';
+const FOLDER_FIX = `create it, or ${POINT_AT_FOLDER}`;
 
 /**
  * Reads and checks every `*.yaml` / `*.yml` file directly in `dir` (each may hold several
@@ -124,15 +127,17 @@ export async function checkDefinitions(
       definitions.push({ definition: checked.definition, file, line });
     }
   }
-  if (files.length > 0 && definitions.length === 0 && problems.length === 0) {
-    warnings.push({
+  // Nothing to schedule is never what was meant: an empty ConfigMap, a mount at the wrong path.
+  const empty = definitions.length === 0 && problems.length === 0;
+  if (empty) {
+    problems.push({
       file: folder,
       path: '(folder)',
-      message: 'holds no job definitions',
-      fix: 'add a definition, or point at the right folder',
+      message: 'holds no job definitions (no *.yaml file with one)',
+      fix: `add one (docs/job-definitions.md), or ${POINT_AT_FOLDER}; on Kubernetes, check that the ConfigMap mounted there has keys ending in .yaml`,
     });
   }
-  return { dir: folder, files, definitions, problems, warnings };
+  return { dir: folder, files, definitions, problems, warnings, empty };
 }
 
 /**
@@ -144,7 +149,29 @@ export async function loadDefinitions(
   dir: string,
   options: CheckOptions = {},
 ): Promise<readonly LoadedDefinition[]> {
+  return validDefinitions(await checkDefinitions(dir, options));
+}
+
+/**
+ * The definitions a scheduling process (`paw scheduler`, `paw start`) starts with: as
+ * {@link loadDefinitions}, except that a folder holding none is not refused. The process starts
+ * with nothing to schedule and says so (the returned problem; `/readyz`, the metrics), and a
+ * reload picks the definitions up when they arrive (a ConfigMap filled in after the pods
+ * started).
+ */
+export async function loadDefinitionsToSchedule(
+  dir: string,
+  options: CheckOptions = {},
+): Promise<{
+  readonly definitions: readonly LoadedDefinition[];
+  readonly none?: DefinitionProblem;
+}> {
   const report = await checkDefinitions(dir, options);
+  const [none] = report.empty ? report.problems : [];
+  return none === undefined ? { definitions: validDefinitions(report) } : { definitions: [], none };
+}
+
+function validDefinitions(report: DefinitionsReport): readonly LoadedDefinition[] {
   if (report.problems.length > 0) throw new InvalidDefinitionsError(report.problems);
   return Object.freeze(report.definitions.map((loaded) => deepFreeze(loaded)));
 }
