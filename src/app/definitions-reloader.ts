@@ -1,7 +1,7 @@
-import { watch, type FSWatcher } from 'node:fs';
 import { formatProblem } from '../definitions/definition-problem.js';
 import type { DefinitionSet } from '../definitions/definition-set.js';
 import { checkDefinitions, type CheckOptions } from '../definitions/load-definitions.js';
+import { watchPath, type PathWatch } from '../fs/watch-path.js';
 import type { Logger } from '../log/logger.js';
 import type { ReloadResult } from '../ops/metrics/definition-metrics.js';
 
@@ -32,8 +32,8 @@ export interface DefinitionsReloader {
 }
 
 /**
- * Reloads the job definitions without a restart: when a file in the folder changes, and on
- * SIGHUP (the daemon convention, for a folder on a filesystem that sends no events). A valid
+ * Reloads the job definitions without a restart: when a file in the folder changes (also when
+ * kubelet swaps a ConfigMap volume's `..data` link: see watchPath), and on SIGHUP (the daemon convention, for a folder on a filesystem that sends no events). A valid
  * set replaces the running one; a set with any problem is refused with every problem in the
  * log, on `/readyz`'s detail and on the dashboard, and the last valid set keeps running.
  * Reloads never overlap: a change during one is read by the next.
@@ -51,14 +51,18 @@ export function startDefinitionsReloader(options: DefinitionsReloaderOptions): D
     if (report.problems.length > 0) {
       definitions.refuse(report.problems, at);
       const problems = report.problems.map(formatProblem);
+      const running = definitions.current().length;
       logger.error(
         { dir: report.dir, problems },
-        'job definitions change refused; the last valid set keeps running',
+        running === 0
+          ? 'job definitions refused; there are none to run'
+          : 'job definitions change refused; the last valid set keeps running',
       );
-      options.onReload?.('refused', definitions.current().length);
+      options.onReload?.('refused', running);
       status(
         `definitions change refused (${problems.length} problem${problems.length === 1 ? '' : 's'}); ` +
-          `still running the last valid set:\n  ${problems.join('\n  ')}`,
+          (running === 0 ? 'nothing is scheduled' : 'still running the last valid set') +
+          `:\n  ${problems.join('\n  ')}`,
       );
       return;
     }
@@ -110,15 +114,17 @@ export function startDefinitionsReloader(options: DefinitionsReloaderOptions): D
     timer = setTimeout(() => void reload(), SETTLE_MS);
   };
 
-  let watcher: FSWatcher | undefined;
+  let watcher: PathWatch | undefined;
   if (options.watch) {
     try {
-      watcher = watch(dir, { persistent: false }, soon);
-      watcher.on('error', (error) => {
-        logger.warn(
-          { err: error, dir },
-          'stopped watching the job definitions; SIGHUP still reloads',
-        );
+      watcher = watchPath(dir, {
+        onChange: soon,
+        onError: (error) => {
+          logger.warn(
+            { err: error, dir },
+            'stopped watching the job definitions; SIGHUP still reloads',
+          );
+        },
       });
     } catch (error) {
       logger.warn({ err: error, dir }, 'cannot watch the job definitions; SIGHUP still reloads');

@@ -1,5 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import { isUsageError, UsageError } from '../errors/usage-error.js';
 import { closestMatch } from '../text/closest-match.js';
 import { formatPath, readYamlFile, type YamlDocument } from '../yaml/yaml-file.js';
@@ -43,10 +43,13 @@ export interface DefinitionsReport {
   readonly problems: readonly DefinitionProblem[];
   /** Legal but probably unintended (e.g. selecting workload types that cannot be snapshotted). */
   readonly warnings: readonly DefinitionProblem[];
+  /** The folder holds no definition, valid or not: its one problem says so. */
+  readonly empty: boolean;
 }
 
-const FOLDER_FIX =
-  'create it, or point PAW_JOBS_DIR (or jobs.dir in config/paw.yaml, or --jobs) at the folder of job definitions';
+const POINT_AT_FOLDER =
+  'point PAW_JOBS_DIR (or jobs.dir in config/paw.yaml, or --jobs) at the folder of job definitions';
+const FOLDER_FIX = `create it, or ${POINT_AT_FOLDER}`;
 
 /**
  * Reads and checks every `*.yaml` / `*.yml` file directly in `dir` (each may hold several
@@ -124,15 +127,17 @@ export async function checkDefinitions(
       definitions.push({ definition: checked.definition, file, line });
     }
   }
-  if (files.length > 0 && definitions.length === 0 && problems.length === 0) {
-    warnings.push({
+  // Nothing to schedule is never what was meant: an empty ConfigMap, a mount at the wrong path.
+  const empty = definitions.length === 0 && problems.length === 0;
+  if (empty) {
+    problems.push({
       file: folder,
       path: '(folder)',
-      message: 'holds no job definitions',
-      fix: 'add a definition, or point at the right folder',
+      message: 'holds no job definitions (no *.yaml file with one)',
+      fix: `add one (docs/job-definitions.md), or ${POINT_AT_FOLDER}; on Kubernetes, check that the ConfigMap mounted there has keys ending in .yaml`,
     });
   }
-  return { dir: folder, files, definitions, problems, warnings };
+  return { dir: folder, files, definitions, problems, warnings, empty };
 }
 
 /**
@@ -144,7 +149,29 @@ export async function loadDefinitions(
   dir: string,
   options: CheckOptions = {},
 ): Promise<readonly LoadedDefinition[]> {
+  return validDefinitions(await checkDefinitions(dir, options));
+}
+
+/**
+ * The definitions a scheduling process (`paw scheduler`, `paw start`) starts with: as
+ * {@link loadDefinitions}, except that a folder holding none is not refused. The process starts
+ * with nothing to schedule and says so (the returned problem; `/readyz`, the metrics), and a
+ * reload picks the definitions up when they arrive (a ConfigMap filled in after the pods
+ * started).
+ */
+export async function loadDefinitionsToSchedule(
+  dir: string,
+  options: CheckOptions = {},
+): Promise<{
+  readonly definitions: readonly LoadedDefinition[];
+  readonly none?: DefinitionProblem;
+}> {
   const report = await checkDefinitions(dir, options);
+  const [none] = report.empty ? report.problems : [];
+  return none === undefined ? { definitions: validDefinitions(report) } : { definitions: [], none };
+}
+
+function validDefinitions(report: DefinitionsReport): readonly LoadedDefinition[] {
   if (report.problems.length > 0) throw new InvalidDefinitionsError(report.problems);
   return Object.freeze(report.definitions.map((loaded) => deepFreeze(loaded)));
 }
@@ -189,12 +216,55 @@ async function listDefinitionFiles(
     return [];
   }
   const entries = await readdir(folder, { withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+  const names = entries
+    // `.`-prefixed entries are hidden, and kubelet's own (`..data`, `..2026_11_26_...`) too.
+    .filter((entry) => !entry.name.startsWith('.'))
     .filter((entry) => /\.ya?ml$/i.test(entry.name))
-    .filter((entry) => !CALENDARS_FILE_NAMES.includes(entry.name))
-    .map((entry) => join(folder, entry.name))
-    .sort();
+    .filter((entry) => !CALENDARS_FILE_NAMES.includes(entry.name));
+  const files: string[] = [];
+  for (const entry of names) {
+    const file = join(folder, entry.name);
+    if (entry.isFile()) files.push(file);
+    if (!entry.isSymbolicLink()) continue;
+    const problem = await linkProblem(folder, file);
+    if (problem === 'not a file') continue;
+    if (problem === undefined) files.push(file);
+    else problems.push(problem);
+  }
+  return files.sort();
+}
+
+/**
+ * Whether the link `file` in `folder` may be read as a definition: a Kubernetes ConfigMap volume
+ * holds nothing but links (`night.yaml -> ..data/night.yaml`, `..data -> ..2026_11_26_...`), so
+ * a link is read when it ends at a file inside the folder. One that leads out of it is refused:
+ * what the folder holds is what is reviewed and deployed as the definitions.
+ */
+async function linkProblem(
+  folder: string,
+  file: string,
+): Promise<DefinitionProblem | 'not a file' | undefined> {
+  let target: string;
+  try {
+    target = await realpath(file);
+  } catch {
+    const to = resolve(folder, await readlink(file));
+    return {
+      file,
+      path: '(file)',
+      message: `is a link to ${to}, which does not exist`,
+      fix: 'correct or remove the link',
+    };
+  }
+  if (!(await stat(target)).isFile()) return 'not a file';
+  const inside = await realpath(folder);
+  if (target.startsWith(`${inside}${sep}`)) return undefined;
+  return {
+    file,
+    path: '(file)',
+    message: `is a link to ${target}, outside ${folder}`,
+    fix: 'paw reads definitions only from inside their folder: copy the file into it, or point PAW_JOBS_DIR (jobs.dir) at the folder that holds it',
+  };
 }
 
 interface CheckedDocument {

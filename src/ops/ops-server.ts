@@ -160,13 +160,16 @@ interface RouteContext extends OpsServerOptions {
   readonly runQueues: RunQueues;
 }
 
-/** `/readyz`'s word on the definitions: running as loaded, or a reload refused and why. */
+/**
+ * `/readyz`'s word on the definitions: running as loaded, a reload refused and why, or none to
+ * run (the folder held none: the problem names it).
+ */
 function definitionsCheck(definitions: DefinitionSet) {
   const refused = definitions.refused();
   const count = definitions.current().length;
   if (refused === undefined) return { status: 'ok' as const, count };
   return {
-    status: 'change refused' as const,
+    status: count === 0 ? ('none' as const) : ('change refused' as const),
     count,
     refusedAt: refused.at,
     problems: refused.problems.map(formatProblem),
@@ -229,7 +232,8 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
       ...(context.platform === undefined ? {} : { platform: context.platform }),
     });
     const status = report.ready ? 'ready' : 'not ready';
-    // A refused reload does not make the process unready: the last valid set keeps running.
+    // A refused reload does not make the process unready: the last valid set keeps running. Nor
+    // does having none: the process still serves its dashboard, and an alert says so.
     const detail =
       definitionSet === undefined
         ? report

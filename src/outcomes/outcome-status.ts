@@ -31,6 +31,9 @@ export function isActiveStatus(status: OutcomeStatus): boolean {
   return ACTIVE_STATUSES.includes(status);
 }
 
-/** How a run came to be: its cron fire, a fire caught up at start-up, or `paw run`. */
-export const RUN_TRIGGERS = ['cron', 'catch-up', 'manual'] as const;
+/**
+ * How a run came to be: its cron fire, a fire caught up at start-up (or by `paw backfill`),
+ * `paw run`, or `paw backfill` running a time whose fire was skipped or missed.
+ */
+export const RUN_TRIGGERS = ['cron', 'catch-up', 'manual', 'backfill'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];

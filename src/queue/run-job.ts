@@ -26,6 +26,11 @@ const envelope = {
   fireTime: z.iso.datetime(),
   trigger: z.enum(RUN_TRIGGERS),
   enqueuedAt: z.iso.datetime(),
+  /**
+   * A run this one goes after: a worker that takes it while that run is still queued or running
+   * puts it back to wait (the runs of a backfill, one after another).
+   */
+  after: z.string().regex(RUN_ID_PATTERN).optional(),
 };
 
 /** The rules between the envelope and the definition it carries. */

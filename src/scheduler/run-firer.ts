@@ -66,6 +66,8 @@ export class RunFirer {
        * counted from the fire time by the scheduler; backfills and manual runs have none).
        */
       readonly startBy?: NewRun['startBy'];
+      /** The run this one goes after (its job waits while that run is queued or running). */
+      readonly after?: string;
     } = {},
   ): Promise<FireResult> {
     const runId = runIdFor(definition.id, fireTime, trigger);
@@ -108,7 +110,7 @@ export class RunFirer {
         ...(options.note === undefined ? {} : { reason: options.note }),
         ...(options.startBy === undefined ? {} : { startBy: options.startBy }),
       },
-      this.jobData(definition, runId, fireTime, trigger),
+      this.jobData(definition, runId, fireTime, trigger, options.after),
     );
     const { status } = enqueued;
     if (enqueued.created) return this.report({ runId, result: 'enqueued', status }, trigger);
@@ -145,8 +147,11 @@ export class RunFirer {
     );
   }
 
-  /** Why a scheduled fire does not run: a calendar removes its day, or the schedule is paused. */
-  private async heldBack(
+  /**
+   * Why a scheduled fire does not run now: a calendar removes its day, or the schedule is
+   * paused; undefined when it runs.
+   */
+  async heldBack(
     definition: JobDefinition,
     fireTime: Date,
   ): Promise<{ result: 'calendar' | 'paused'; reason: string } | undefined> {
@@ -187,6 +192,7 @@ export class RunFirer {
     runId: string,
     fireTime: Date,
     trigger: RunTrigger,
+    after?: string,
   ): RunJobData {
     return {
       runId,
@@ -195,6 +201,7 @@ export class RunFirer {
       fireTime: fireTime.toISOString(),
       trigger,
       enqueuedAt: this.clock().toISOString(),
+      ...(after === undefined ? {} : { after }),
       definition,
     };
   }

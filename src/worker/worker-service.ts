@@ -14,6 +14,7 @@ import { RunQueues, queueNameOf, workerOptionsFor } from '../queue/run-queues.js
 import { SharedRequestGate } from '../queue/shared-request-gate.js';
 import { observeJob, type JobObserver } from './job-observer.js';
 import type { KindProcessor } from '../processing/kind-processor.js';
+import { waitForRunBefore } from '../processing/run-order.js';
 import { PROCESSOR_FACTORIES, type ProcessorFactories } from './processor-registry.js';
 import type { WorkerResources } from './worker-resources.js';
 import { resolveWorkerKinds } from './worker-kinds.js';
@@ -140,7 +141,10 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
       queueName,
       // Three parameters: BullMQ gives a processor that takes them an AbortSignal per job.
       (job: Job, token: string | undefined, signal?: AbortSignal) =>
-        observeJob(observers.jobs, kind, job, () => processor.process(job, token, signal)),
+        observeJob(observers.jobs, kind, job, async () => {
+          await waitForRunBefore(job, token, options.outcomes.store);
+          return processor.process(job, token, signal);
+        }),
       {
         ...workerOptionsFor(settings, kind, redis),
         lockDuration: settings.worker.lockDurationMs,

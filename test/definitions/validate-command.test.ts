@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobsFolder } from '../support/definitions.js';
 import { runPaw } from '../support/paw-process.js';
@@ -72,6 +72,19 @@ describe('paw validate (real process)', () => {
     expect(result.stderr).toMatch(
       /\/nonexistent\/jobs: \(folder\): does not exist; fix: create it, or point PAW_JOBS_DIR/,
     );
+  });
+
+  it('exits 2 naming the folder when it holds no definitions (an empty mount, the wrong folder)', async () => {
+    for (const files of [{}, { 'notes.yaml': '# nothing yet\n' }, { 'readme.txt': 'hello' }]) {
+      const dir = await jobsFolder(files);
+      const result = await runPaw(['validate'], { env: { PAW_JOBS_DIR: dir }, cwd: tmpdir() });
+      expect(result.code, JSON.stringify(files)).toBe(2);
+      // The folder, named as the command shows paths (relative to where it runs).
+      expect(result.stderr).toContain(
+        `error    ${basename(dir)}: (folder): holds no job definitions (no *.yaml file with one); fix: `,
+      );
+      expect(result.stderr).toMatch(/1 problem in .*; nothing was run/);
+    }
   });
 
   it('refuses a YAML alias bomb and an oversized file with exit 2, naming each file, and --json gets JSON', async () => {

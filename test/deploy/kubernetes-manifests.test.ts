@@ -11,6 +11,7 @@ import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { checkDefinitions } from '../../src/definitions/load-definitions.js';
+import { KubeletVolume } from '../support/kubelet-volume.js';
 import { systemTool } from '../support/system-tool.js';
 
 const TOOL = systemTool(
@@ -55,6 +56,14 @@ interface PodSpec {
   securityContext: Record<string, unknown>;
   containers: Container[];
   volumes: { name: string; secret?: { secretName: string } }[];
+}
+
+interface MountingPodSpec {
+  containers: {
+    env: { name: string; value?: string }[];
+    volumeMounts: { name: string; mountPath: string; subPath?: string }[];
+  }[];
+  volumes: { name: string; configMap?: { name: string }; secret?: { secretName: string } }[];
 }
 
 /** kustomize renders offline; kubernetes-models validates against the Kubernetes schemas. */
@@ -125,6 +134,41 @@ describe.skipIf(!TOOL.available)('Kubernetes manifests (deploy/kubernetes)', () 
     });
     const settings = manifests.find((m) => m.metadata.name.startsWith('paw-settings'));
     expect(settings?.data?.['PAW_REDIS_PREFIX']).toBe('paw');
+  });
+
+  it('mount the definitions and secrets where paw reads them, as kubelet lays them out, and the definitions load', async () => {
+    const { stdout } = await run('kubectl', ['kustomize', 'deploy/kubernetes'], { cwd: ROOT });
+    const manifests = parseAllDocuments(stdout).map((document) => document.toJS() as Manifest);
+    const jobs = manifests.find(
+      (m) => m.kind === 'ConfigMap' && m.metadata.name.startsWith('paw-jobs'),
+    );
+    const scheduler = manifests.find(
+      (m) => m.kind === 'Deployment' && m.metadata.name === 'paw-scheduler',
+    );
+    const pod = (scheduler?.spec as { template: { spec: MountingPodSpec } }).template.spec;
+    const [container] = pod.containers;
+    const env = (name: string): string | undefined =>
+      container?.env.find((entry) => entry.name === name)?.value;
+    const jobsVolume = pod.volumes.find((volume) => volume.configMap?.name === jobs?.metadata.name);
+    const jobsMount = container?.volumeMounts.find((mount) => mount.name === jobsVolume?.name);
+    expect(jobsMount?.mountPath).toBe(env('PAW_JOBS_DIR'));
+    // A subPath mount is never updated by kubelet: every mount is of a whole volume.
+    for (const deployment of manifests.filter((m) => m.kind === 'Deployment')) {
+      const spec = (deployment.spec as { template: { spec: MountingPodSpec } }).template.spec;
+      for (const mount of spec.containers.flatMap((c) => c.volumeMounts)) {
+        expect(mount.subPath, `${deployment.metadata.name} ${mount.name}`).toBeUndefined();
+      }
+    }
+    // Each file setting names a key of the volume mounted at its folder.
+    const tokens = env('PAW_OPS_TOKEN_FILE') ?? '';
+    const tokensMount = container?.volumeMounts.find((mount) => mount.name === 'ops-tokens');
+    expect(`${tokensMount?.mountPath}/tokens`).toBe(tokens);
+
+    // The ConfigMap's keys, laid out and linked as kubelet does, load as paw validate loads them.
+    const volume = await KubeletVolume.create(jobs?.data ?? {});
+    const report = await checkDefinitions(volume.dir);
+    expect(report.problems).toEqual([]);
+    expect(report.definitions.map((loaded) => loaded.definition.id)).toEqual(['nightly-vms']);
   });
 
   it('ship job definitions that paw validate accepts', async () => {

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { writeCredentialsFile } from '../../src/platform/auth/credentials-file.js';
 import { AuthenticationError } from '../../src/platform/http/platform-errors.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
+import { KubeletVolume } from '../support/kubelet-volume.js';
 import { createAccountFile } from './support/service-account-file.js';
 import { startPlatformTestKit, type PlatformTestKit } from './support/platform-test-kit.js';
 
@@ -89,6 +92,23 @@ describe('the token provider against the simulator', () => {
     await sleep(LIFETIME_SECONDS * 1000 + 100);
     expect((await running.rest.workloads.get(vm)).id).toBe(vm);
     // The first token, the refresh refused with the old secret, the refresh with the new one.
+    expect(running.tokens.stats).toMatchObject({ credentialReloads: 1, tokenRequests: 3 });
+  });
+
+  it('picks up a secret rotated into a Kubernetes Secret volume (kubelet swaps the folder)', async () => {
+    const { file, clientId } = await createAccountFile(admin, kit.dir, 'mounted', [adminRole]);
+    const volume = await KubeletVolume.create({ 'credentials.json': await readFile(file, 'utf8') });
+    const mounted = join(volume.dir, 'credentials.json');
+    const running = await kit.client({ env: { PAW_CREDENTIALS_FILE: mounted } });
+    await running.rest.workloads.get(vm);
+
+    // The Secret is updated with the rotated secret; kubelet swaps the volume's ..data link.
+    const issued = await admin.graphql.serviceAccounts.rotateSecret(clientId);
+    await writeCredentialsFile(file, issued);
+    await volume.update({ 'credentials.json': await readFile(file, 'utf8') });
+
+    await sleep(LIFETIME_SECONDS * 1000 + 100);
+    expect((await running.rest.workloads.get(vm)).id).toBe(vm);
     expect(running.tokens.stats).toMatchObject({ credentialReloads: 1, tokenRequests: 3 });
   });
 

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import {
   checkOptionsFrom,
   findDefinition,
@@ -9,7 +9,13 @@ import { silentLogger } from '../../log/logger.js';
 import { RunProducer } from '../../queue/run-producer.js';
 import { RunQueues } from '../../queue/run-queues.js';
 import { CronSchedule } from '../../cron/cron-schedule.js';
-import { RunFirer, type FireResult } from '../../scheduler/run-firer.js';
+import {
+  BACKFILL_OVERLAPS,
+  backfillOverlapOf,
+  backfillTimes,
+  type BackfillOverlap,
+} from '../../scheduler/backfill-times.js';
+import { RunFirer } from '../../scheduler/run-firer.js';
 import { SchedulePauses } from '../../scheduler/schedule-pauses.js';
 import { renderTable } from '../../terminal/table.js';
 import { loadCommandSettings } from '../command-settings.js';
@@ -22,15 +28,16 @@ const MAX_FIRES = 1_000;
 interface BackfillOptions {
   from: Date;
   to?: Date;
+  overlap?: BackfillOverlap;
   jobs?: string;
   json?: boolean;
 }
 
 /**
  * `paw backfill <id> --from T1 [--to T2]`: fires each time the definition's schedule had in the
- * range that has no run yet, under the run id the scheduler uses for it, so a fire is run once
- * whoever gets there first (a live scheduler included). The overlap policy applies, and a
- * definition paused now has its times recorded as skipped (paused), as a scheduled fire would.
+ * range that has no run yet (see backfillTimes): one after another under `overlap: skip`, all
+ * at once under `allow` (or as `--overlap` says). A definition paused now has its times recorded
+ * as skipped (paused), as a scheduled fire would.
  */
 export function backfillCommand(): Command {
   return new Command('backfill')
@@ -46,6 +53,12 @@ export function backfillCommand(): Command {
       'the end of the range (default: now): an ISO 8601 time, or a duration ago',
       parseTimeOption,
     )
+    .addOption(
+      new Option(
+        '--overlap <policy>',
+        'queue: run the times one after another; allow: all at once (default: queue for a definition with overlap: skip, allow for overlap: allow)',
+      ).choices(BACKFILL_OVERLAPS),
+    )
     .option('--jobs <dir>', 'folder of job definitions (default: jobs.dir, PAW_JOBS_DIR or ./jobs)')
     .option('--json', 'print what it fired and what already existed as JSON')
     .addHelpText(
@@ -54,7 +67,9 @@ export function backfillCommand(): Command {
         '  $ paw backfill nightly-vms --from 2026-11-20T00:00:00Z --to 2026-11-23T00:00:00Z\n' +
         '  $ paw backfill every-hour --from 12h --json   # from 12 hours ago to now\n' +
         '\nEach fire is recorded under the run id the scheduler would give it: a time that already\n' +
-        'has a run is reported as existing, never fired twice. Runs are queued for the workers.\n' +
+        'has a run is reported as existing, never fired twice. A time whose fire was skipped or\n' +
+        'missed has had no run: it gets one of its own (<run id>-backfill). Runs are queued for the\n' +
+        'workers; under --overlap queue each waits for the one before it.\n' +
         `At most ${MAX_FIRES} times at once; the range must not reach into the future.\n` +
         '\nExit codes: 0 done (fired or found every time); 2 bad usage.',
     )
@@ -96,15 +111,17 @@ export function backfillCommand(): Command {
             new SchedulePauses(redis, settings.redis.prefix),
           );
           await queues.applyGlobalConcurrency();
-          const fired: { fireTime: string; result: FireResult }[] = [];
-          for (const fireTime of fireTimes) {
-            const result = await firer.fire(definition, fireTime, 'catch-up');
-            fired.push({ fireTime: fireTime.toISOString(), result });
-            if (options.json !== true && fireTimes.length > 20 && fired.length % 20 === 0) {
-              process.stderr.write(`paw backfill: ${fired.length}/${fireTimes.length} times\n`);
-            }
-          }
-          return fired;
+          return await backfillTimes(
+            { firer, store: outcomes.store },
+            definition,
+            fireTimes,
+            options.overlap ?? backfillOverlapOf(definition),
+            (count) => {
+              if (options.json !== true && fireTimes.length > 20 && count % 20 === 0) {
+                process.stderr.write(`paw backfill: ${count}/${fireTimes.length} times\n`);
+              }
+            },
+          );
         } finally {
           await queues.close();
         }

@@ -1,12 +1,10 @@
 import { Command } from 'commander';
 import { startPawServices } from '../../app/start-paw-services.js';
-import { DefinitionSet } from '../../definitions/definition-set.js';
-import { displayPath } from '../../definitions/definition-problem.js';
-import { checkOptionsFrom, loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { formatInTimeZone } from '../../time/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
+import { definitionsToSchedule } from '../definitions-to-schedule.js';
 import { followDefinitionChanges } from '../follow-definitions.js';
 import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
 import { serveUntilSignal } from '../until-signal.js';
@@ -35,15 +33,7 @@ export function schedulerCommand(): Command {
       };
       const logger = createLogger({ level: settings.log.level, base: { component: 'scheduler' } });
       checkOpsExposure(settings, logger);
-      const loaded = await loadDefinitions(settings.jobs.dir, checkOptionsFrom(settings));
-      const definitions = loaded.map((entry) => entry.definition);
-      const disabled = definitions.filter((definition) => !definition.enabled).length;
-      status(
-        `${definitions.length} definition${definitions.length === 1 ? '' : 's'} from ${displayPath(settings.jobs.dir)}` +
-          (disabled > 0 ? ` (${disabled} disabled)` : ''),
-      );
-
-      const definitionSet = new DefinitionSet(definitions);
+      const definitionSet = await definitionsToSchedule(settings, status, logger);
       const shutdown = new Shutdown({ logger });
 
       const metrics = commandMetrics(settings, 'scheduler');

@@ -1,11 +1,9 @@
 import { Command } from 'commander';
 import { startPawServices } from '../../app/start-paw-services.js';
-import { DefinitionSet } from '../../definitions/definition-set.js';
-import { displayPath } from '../../definitions/definition-problem.js';
-import { checkOptionsFrom, loadDefinitions } from '../../definitions/load-definitions.js';
 import { Shutdown } from '../../lifecycle/shutdown.js';
 import { createLogger } from '../../log/logger.js';
 import { loadCommandSettings } from '../command-settings.js';
+import { definitionsToSchedule } from '../definitions-to-schedule.js';
 import { followDefinitionChanges } from '../follow-definitions.js';
 import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
 import { parseKindList, serveUntilSignal } from '../until-signal.js';
@@ -42,14 +40,7 @@ export function startCommand(): Command {
       };
       const logger = createLogger({ level: settings.log.level, base: { component: 'paw' } });
       checkOpsExposure(settings, logger);
-      const definitions = (
-        await loadDefinitions(settings.jobs.dir, checkOptionsFrom(settings))
-      ).map((entry) => entry.definition);
-      status(
-        `${definitions.length} definition${definitions.length === 1 ? '' : 's'} from ${displayPath(settings.jobs.dir)}`,
-      );
-
-      const definitionSet = new DefinitionSet(definitions);
+      const definitionSet = await definitionsToSchedule(settings, status, logger);
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
       const metrics = commandMetrics(settings, 'start');
       await serveUntilSignal(

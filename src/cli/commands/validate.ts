@@ -8,7 +8,7 @@ import { loadCommandSettings } from '../command-settings.js';
 /**
  * `paw validate`: checks every job definition without starting anything or touching Redis.
  * Lists all problems (file:line:column, path, what is wrong, the fix) and exits 2 if there is
- * any; exits 0 when every definition is valid.
+ * any (a folder that holds no definition is one); exits 0 when every definition is valid.
  */
 export function validateCommand(): Command {
   return new Command('validate')
@@ -17,7 +17,8 @@ export function validateCommand(): Command {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nExit codes: 0 every definition is valid; 2 some are not (all problems are listed).',
+      '\nExit codes: 0 every definition is valid; 2 some are not (all problems are listed), or the\n' +
+        'folder holds none.',
     )
     .action(async (options: { jobs?: string; json?: boolean }) => {
       const { settings } = await loadCommandSettings(options);

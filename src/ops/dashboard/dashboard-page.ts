@@ -70,7 +70,11 @@ export function renderDashboardContent(model: DashboardModel, context: PageConte
     </section>
     <section id="definitions">
       <h2>Definitions</h2>
-      ${model.refusedChange === undefined ? '' : renderRefusedChange(model.refusedChange)}
+      ${
+        model.refusedChange === undefined
+          ? ''
+          : renderRefusedChange(model.refusedChange, model.definitions?.length ?? 0)
+      }
       ${
         model.definitions === undefined
           ? html`<p class="muted">
@@ -93,12 +97,22 @@ export function renderDashboardContent(model: DashboardModel, context: PageConte
     </p>`;
 }
 
-/** A reload that was refused: the last valid set runs on, and this says what to fix. */
-function renderRefusedChange(change: RefusedDefinitions): SafeHtml {
+/**
+ * Definitions that were refused: the last valid set runs on (or none, when there never was
+ * one: an empty folder), and this says what to fix.
+ */
+function renderRefusedChange(change: RefusedDefinitions, running: number): SafeHtml {
   return html`<div class="refused" id="definitions-refused" role="alert">
     <p class="problem">
-      A change to the job definitions was refused at ${formatTime(change.at)}; the last valid set
-      keeps running until the files are fixed (<code>paw validate</code> checks them):
+      ${
+        running === 0
+          ? html`No job definitions run: those read at ${formatTime(change.at)} were refused, and
+              nothing is scheduled until the files are fixed (<code>paw validate</code> checks
+              them):`
+          : html`A change to the job definitions was refused at ${formatTime(change.at)}; the last
+              valid set keeps running until the files are fixed (<code>paw validate</code> checks
+              them):`
+      }
     </p>
     <ul>
       ${change.problems.map((problem) => html`<li><code>${problem}</code></li>`)}

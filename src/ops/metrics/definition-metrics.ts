@@ -41,6 +41,7 @@ export class DefinitionMetrics {
   reloaded(result: ReloadResult, count: number): void {
     this.reloads.inc({ result });
     this.loaded.set(count);
-    this.refused.set(result === 'refused' ? 1 : 0);
+    // With none running there is no last valid set: `paw_definitions_loaded` 0 says it (alerted).
+    this.refused.set(result === 'refused' && count > 0 ? 1 : 0);
   }
 }
