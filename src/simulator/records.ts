@@ -55,7 +55,7 @@ export type EventStatus =
   | 'TASK_FAILURE'
   | 'INFO'
   | 'WARNING';
-type EventSeverity = (typeof EVENT_SEVERITIES)[number];
+export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
 
 export interface SimCluster {
   readonly id: string;
