@@ -96,9 +96,20 @@ export interface SimSlaDomain {
   frequency: Frequency;
   retention: Retention;
   readonly clusterIds: readonly string[];
-  /** Clusters it is paused on; shown as UNKNOWN while the cluster is Disconnected. */
-  readonly pausedClusterIds: Set<string>;
+  /**
+   * The clusters it is paused on, by cluster id, with who paused it there, when and why; shown
+   * as UNKNOWN while the cluster is Disconnected.
+   */
+  readonly pauses: Map<string, SlaPause>;
   protectedWorkloadCount: number;
+}
+
+/** Who paused an SLA Domain on a cluster, when (epoch milliseconds) and why. */
+export interface SlaPause {
+  /** The service account's name, or the user's email. */
+  readonly pausedBy: string;
+  readonly note: string;
+  readonly since: number;
 }
 
 export interface SimEvent {

@@ -65,7 +65,7 @@ export class SimulatorState {
     this.accounts = new AccountDirectory(this.secrets);
     this.events = new EventLog(this.clock);
     // The store needs the inventory, which seeding builds together with the store's contents.
-    this.slaDomains = new SlaDomainStore(() => this.inventory, this.events);
+    this.slaDomains = new SlaDomainStore(() => this.inventory, this.events, this.clock);
     const seeded = seedInventory(options, random.fork('inventory'), this.accounts, this.slaDomains);
     this.inventory = seeded.inventory;
     this.identities = seeded.identities;

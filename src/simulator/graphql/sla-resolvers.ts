@@ -109,7 +109,15 @@ export const slaResolvers = {
     if (clusterUuids.length === 0) {
       throw fieldError(400, 'clusterUuids must name at least one cluster of the SLA Domain');
     }
-    asFieldErrors(() => context.state.slaDomains.setPaused(slaId, pauseSla, clusterUuids));
+    const { state, principal } = context;
+    asFieldErrors(() =>
+      pauseSla
+        ? state.slaDomains.pause(slaId, clusterUuids, {
+            pausedBy: state.accounts.nameOf(principal),
+            note: '',
+          })
+        : state.slaDomains.resume(slaId, clusterUuids),
+    );
     return { success: true };
   },
 };
