@@ -143,7 +143,7 @@ function decodeCursor(cursor: string, list: string, argument: 'after' | 'before'
 }
 
 /** Orders sort keys part by part: numbers before strings, a shorter key before its extensions. */
-function compareKeys(a: SortKey, b: SortKey): number {
+export function compareKeys(a: SortKey, b: SortKey): number {
   const length = Math.min(a.length, b.length);
   for (let index = 0; index < length; index++) {
     const left = a[index] as string | number;

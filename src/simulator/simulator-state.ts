@@ -54,6 +54,11 @@ export class SimulatorState {
    * (a test of a platform answer that would redirect the secret); null for the real one.
    */
   answeredAccessTokenUri: string | null = null;
+  /**
+   * The quorum-authorization (two-person rule) policy ids a secret rotation reports as
+   * suspended by it (`suspendedTprPolicyIds`); none unless a test sets some through `/_sim`.
+   */
+  suspendedTprPolicyIds: readonly string[] = [];
   /** `{base_url}`; known once the platform server listens. */
   baseUrl = 'http://127.0.0.1';
   /** Each cluster's `{cluster_base_url}`, by cluster id. */

@@ -206,6 +206,18 @@ describe('/_sim', () => {
     expect(foreign.body.error).toMatch(/not-a-cluster-of-it/);
   });
 
+  it('sets the quorum-authorization policies a rotation reports as suspended', async () => {
+    expect((await t.api('GET', '/_sim/suspended-tpr-policies')).body).toEqual({ policyIds: [] });
+    const set = await t.api('PUT', '/_sim/suspended-tpr-policies', {
+      json: { policyIds: ['policy-a'] },
+    });
+    expect(set.body).toEqual({ policyIds: ['policy-a'] });
+    expect((await t.api('GET', '/_sim/suspended-tpr-policies')).body).toEqual(set.body);
+    const bad = await t.api('PUT', '/_sim/suspended-tpr-policies', { json: { ids: [] } });
+    expect(bad.status).toBe(400);
+    await t.api('PUT', '/_sim/suspended-tpr-policies', { json: { policyIds: [] } });
+  });
+
   it('lists every snapshot job with the schedule drawn at its trigger', async () => {
     const vm = t.fixtures.workloads.samples.vsphereVm ?? '';
     const trigger = await t.rest('POST', `/workloads/${vm}/snapshots`);

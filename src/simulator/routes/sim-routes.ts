@@ -86,6 +86,19 @@ export function registerSimRoutes(app: ZodApp, state: SimulatorState): void {
     },
   );
 
+  // What every secret rotation reports as the quorum-authorization policies it suspended.
+  const suspendedPoliciesBody = z.strictObject({ policyIds: z.array(z.string().min(1)) });
+  const suspendedPoliciesView = () => ({ policyIds: [...state.suspendedTprPolicyIds] });
+  app.get('/_sim/suspended-tpr-policies', { schema: hide }, async () => suspendedPoliciesView());
+  app.put(
+    '/_sim/suspended-tpr-policies',
+    { schema: { ...hide, body: suspendedPoliciesBody } },
+    async (request) => {
+      state.suspendedTprPolicyIds = [...request.body.policyIds];
+      return suspendedPoliciesView();
+    },
+  );
+
   const rateLimitBody = z.strictObject({
     requestsPerSecond: z.number().min(0).max(1_000_000),
     burst: z.number().positive().optional(),
