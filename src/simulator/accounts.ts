@@ -165,6 +165,16 @@ export class AccountDirectory {
     return permissions;
   }
 
+  /**
+   * How the platform names the principal where it records who did something (an SLA Domain's
+   * `pausedBy`): a service account's name, a user's email.
+   */
+  nameOf(principal: Principal): string {
+    return principal.kind === 'serviceAccount'
+      ? (this.serviceAccounts.get(principal.uuid)?.name ?? principal.uuid)
+      : (this.users.get(principal.userId)?.email ?? principal.userId);
+  }
+
   exists(principal: Principal): boolean {
     return principal.kind === 'serviceAccount'
       ? this.serviceAccounts.has(principal.uuid)

@@ -4,7 +4,9 @@ import type { SimulatorState } from './simulator-state.js';
  * `GET /_sim/jobs`: every snapshot job's drawn schedule, in trigger order, with the slot
  * settings it was drawn under. Enough to replay the clusters' slot schedule with other trigger
  * times, which is how `npm run bench -- nightly` computes the lower bound the platform imposes
- * on a night (bench/nightly/lower-bound.ts). Times are epoch milliseconds (real time).
+ * on a night (bench/nightly/lower-bound.ts). Times are epoch milliseconds (real time). A job
+ * also shows what its trigger asked for beyond the snapshot, where it asked: GraphQL's
+ * `userNote` and `forceFullSnapshot`.
  */
 export function jobScheduleReport(state: SimulatorState) {
   const jobs = [];
@@ -22,6 +24,11 @@ export function jobScheduleReport(state: SimulatorState) {
       runMs: job.endAt - job.startAt,
       /** The drawn duration of a job that succeeds. */
       durationMs: job.durationMs,
+      // Only when the trigger gave them: a night's report lists 100,000 jobs.
+      ...(job.request.userNote === null ? {} : { userNote: job.request.userNote }),
+      ...(job.request.forceFullSnapshot === null
+        ? {}
+        : { forceFullSnapshot: job.request.forceFullSnapshot }),
     });
   }
   return {

@@ -25,29 +25,50 @@ export interface PaginateArgs<T> {
   readonly keyOf: (item: T) => SortKey;
   readonly descending?: boolean;
   readonly filter?: ((item: T) => boolean) | undefined;
-  readonly first: number;
+  /** At most this many from the start of what lies between `after` and `before`. */
+  readonly first?: number | undefined;
   readonly after?: string | undefined;
+  /** At most this many from the end of that (after `first`, as Relay's connections do). */
+  readonly last?: number | undefined;
+  readonly before?: string | undefined;
 }
 
 /**
  * One page of a collection, with opaque cursors that hold the sort key of an item: a cursor
- * keeps its place when items before it change, and the page starts by binary search.
+ * keeps its place when items before it change, and the window between `after` and `before`
+ * starts and ends by binary search. Forward pages take `first` after `after`; backward pages
+ * take `last` before `before`. `hasPreviousPage` and `hasNextPage` say whether the (filtered)
+ * collection holds items before and after the page, whichever way it was read.
  */
 export function paginate<T>(args: PaginateArgs<T>): Page<T> {
   const direction = args.descending === true ? -1 : 1;
   const compare = (a: SortKey, b: SortKey): number => direction * compareKeys(a, b);
-  let start = 0;
-  if (args.after !== undefined) {
-    const afterKey = decodeCursor(args.after, args.list);
+  /** The first index whose key is above `key` (`strictly`) or not below it. */
+  const boundary = (key: SortKey, strictly: boolean): number => {
     let low = 0;
     let high = args.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (compare(args.keyOf(args.at(middle)), afterKey) <= 0) low = middle + 1;
+      const order = compare(args.keyOf(args.at(middle)), key);
+      if (order < 0 || (strictly && order === 0)) low = middle + 1;
       else high = middle;
     }
-    start = low;
-  }
+    return low;
+  };
+  const start =
+    args.after === undefined ? 0 : boundary(decodeCursor(args.after, args.list, 'after'), true);
+  const end = Math.max(
+    start,
+    args.before === undefined
+      ? args.length
+      : boundary(decodeCursor(args.before, args.list, 'before'), false),
+  );
+  /** The part of a window of `size` items the page keeps: `first`, then `last` of those. */
+  const pageOf = (size: number): { from: number; to: number } => {
+    const to = args.first === undefined ? size : Math.min(size, args.first);
+    const from = args.last === undefined ? 0 : Math.max(0, to - args.last);
+    return { from, to };
+  };
 
   const nodes: T[] = [];
   let count: number;
@@ -55,23 +76,30 @@ export function paginate<T>(args: PaginateArgs<T>): Page<T> {
   let hasPreviousPage: boolean;
   if (args.filter === undefined) {
     count = args.length;
-    const end = Math.min(args.length, start + args.first);
-    for (let index = start; index < end; index++) nodes.push(args.at(index));
-    hasNextPage = end < args.length;
-    hasPreviousPage = start > 0;
+    const { from, to } = pageOf(end - start);
+    for (let index = start + from; index < start + to; index++) nodes.push(args.at(index));
+    hasPreviousPage = start + from > 0;
+    hasNextPage = start + to < args.length;
   } else {
-    count = 0;
+    // Only a backward page needs the whole window; a forward one stops keeping at `first`.
+    const keep = args.last === undefined ? (args.first ?? Infinity) : Infinity;
+    const window: T[] = [];
+    let windowSize = 0;
     let before = 0;
-    hasNextPage = false;
+    let after = 0;
+    count = 0;
     for (let index = 0; index < args.length; index++) {
       const item = args.at(index);
       if (!args.filter(item)) continue;
       count++;
       if (index < start) before++;
-      else if (nodes.length < args.first) nodes.push(item);
-      else hasNextPage = true;
+      else if (index >= end) after++;
+      else if (windowSize++ < keep) window.push(item);
     }
-    hasPreviousPage = before > 0;
+    const { from, to } = pageOf(windowSize);
+    nodes.push(...window.slice(from, to));
+    hasPreviousPage = before > 0 || from > 0;
+    hasNextPage = after > 0 || to < windowSize;
   }
   const first = nodes[0];
   const last = nodes.at(-1);
@@ -92,7 +120,7 @@ export function encodeCursor(list: string, key: SortKey): string {
   return Buffer.from(JSON.stringify([list, ...key])).toString('base64url');
 }
 
-function decodeCursor(cursor: string, list: string): SortKey {
+function decodeCursor(cursor: string, list: string, argument: 'after' | 'before'): SortKey {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -106,13 +134,16 @@ function decodeCursor(cursor: string, list: string): SortKey {
     !decoded.every((part) => typeof part === 'string' || typeof part === 'number')
   ) {
     throw RestError.invalid(
-      `after: not a cursor of this list; pass the endCursor of a previous page`,
+      argument === 'after'
+        ? 'after: not a cursor of this list; pass the endCursor of a previous page'
+        : 'before: not a cursor of this list; pass the startCursor of a later page',
     );
   }
   return decoded.slice(1);
 }
 
-function compareKeys(a: SortKey, b: SortKey): number {
+/** Orders sort keys part by part: numbers before strings, a shorter key before its extensions. */
+export function compareKeys(a: SortKey, b: SortKey): number {
   const length = Math.min(a.length, b.length);
   for (let index = 0; index < length; index++) {
     const left = a[index] as string | number;

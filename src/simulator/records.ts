@@ -55,7 +55,7 @@ export type EventStatus =
   | 'TASK_FAILURE'
   | 'INFO'
   | 'WARNING';
-type EventSeverity = (typeof EVENT_SEVERITIES)[number];
+export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
 
 export interface SimCluster {
   readonly id: string;
@@ -96,9 +96,20 @@ export interface SimSlaDomain {
   frequency: Frequency;
   retention: Retention;
   readonly clusterIds: readonly string[];
-  /** Clusters it is paused on; shown as UNKNOWN while the cluster is Disconnected. */
-  readonly pausedClusterIds: Set<string>;
+  /**
+   * The clusters it is paused on, by cluster id, with who paused it there, when and why; shown
+   * as UNKNOWN while the cluster is Disconnected.
+   */
+  readonly pauses: Map<string, SlaPause>;
   protectedWorkloadCount: number;
+}
+
+/** Who paused an SLA Domain on a cluster, when (epoch milliseconds) and why. */
+export interface SlaPause {
+  /** The service account's name, or the user's email. */
+  readonly pausedBy: string;
+  readonly note: string;
+  readonly since: number;
 }
 
 export interface SimEvent {

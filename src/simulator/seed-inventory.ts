@@ -73,7 +73,7 @@ const TYPE_MIX: Record<WorkloadType, number> = {
 
 const SLA_TEMPLATES: readonly Omit<
   SimSlaDomain,
-  'id' | 'clusterIds' | 'pausedClusterIds' | 'protectedWorkloadCount'
+  'id' | 'clusterIds' | 'pauses' | 'protectedWorkloadCount'
 >[] = [
   {
     name: 'Gold',
@@ -140,7 +140,7 @@ export function seedInventory(
     objectTypes: [...template.objectTypes],
     id: random.uuid(),
     clusterIds: clusters.map((cluster) => cluster.id),
-    pausedClusterIds: new Set<string>(),
+    pauses: new Map(),
     protectedWorkloadCount: 0,
   }));
   const workloads = seedWorkloads(options.workloads, clusters, domains, random.fork('workloads'));

@@ -1,12 +1,21 @@
 import { z } from 'zod';
-import { WORKLOAD_TYPES, type EventStatus, type EventType, type WorkloadType } from './records.js';
+import {
+  EVENT_SEVERITIES,
+  WORKLOAD_TYPES,
+  type EventSeverity,
+  type EventStatus,
+  type EventType,
+  type WorkloadType,
+} from './records.js';
 
 /**
  * The words the simulator speaks (docs/platform-model.md, "The platforms the simulator can
  * be"). It keeps canonical words (this project's model) in its stores and translates at the
- * edge: `spec` says them as they are, `graphql` as the platform's GraphQL schema spells the
- * same ideas. Requests accept every spelling of every preset, case-insensitively. The table is
- * the simulator's own: it shares no code with paw's client, so a mismatch shows in a test.
+ * edge: `spec` says them as they are, `graphql` as the platform's published GraphQL schema
+ * spells the same ideas (each word a value of the schema's enum; the GraphQL endpoint's schema
+ * test fails on one it lacks). Requests accept every spelling of every preset,
+ * case-insensitively. The table is the simulator's own: it shares no code with paw's client,
+ * so a mismatch shows in a test.
  */
 export const SIM_VOCABULARIES = ['spec', 'graphql'] as const;
 export type SimVocabularyName = (typeof SIM_VOCABULARIES)[number];
@@ -34,6 +43,8 @@ interface Words {
   readonly eventType: Readonly<Record<EventType, string>>;
   readonly eventStatus: Readonly<Partial<Record<EventStatus, string>>>;
   readonly eventObjectType: Readonly<Record<ActivityObject, string>>;
+  /** Only GraphQL translates severities: REST events keep the canonical word in both presets. */
+  readonly eventSeverity: Readonly<Record<EventSeverity, string>>;
 }
 
 function identity<K extends string>(keys: readonly K[]): Record<K, string> {
@@ -42,7 +53,12 @@ function identity<K extends string>(keys: readonly K[]): Record<K, string> {
   return words;
 }
 
-/** The GraphQL schema's result words (ObjectTypeEnum, SlaObjectType, ActivityObjectTypeEnum). */
+/**
+ * The published schema's result words: ObjectTypeEnum, SlaObjectType, ActivityTypeEnum,
+ * ActivityStatusEnum, ActivityObjectTypeEnum, ActivitySeverityEnum. Job statuses are the
+ * exception: `AsyncRequestStatus.status` is a free string, and the platform spells the same
+ * states several ways, so these are deliberately mixed.
+ */
 const GRAPHQL_WORDS: Words = {
   workloadType: {
     VSPHERE_VM: 'VmwareVirtualMachine',
@@ -80,7 +96,7 @@ const GRAPHQL_WORDS: Words = {
     RUNNING: 'Running',
     SUCCESS: 'Success',
     FAILURE: 'Failure',
-    PARTIAL_SUCCESS: 'PartialSuccess',
+    PARTIAL_SUCCESS: 'PARTIAL_SUCCESS',
     CANCELING: 'Canceling',
     CANCELED: 'Canceled',
     TASK_SUCCESS: 'TaskSuccess',
@@ -94,10 +110,15 @@ const GRAPHQL_WORDS: Words = {
     LINUX_FILESET: 'LinuxFileset',
     WINDOWS_FILESET: 'WindowsFileset',
     NAS_SHARE: 'ShareFileset',
-    ORACLE_DATABASE: 'OracleDatabase',
+    ORACLE_DATABASE: 'OracleDb',
     HYPERV_VM: 'HypervVm',
     AWS_EC2_INSTANCE: 'Ec2Instance',
     SLA_DOMAIN: 'SlaDomain',
+  },
+  eventSeverity: {
+    SEVERITY_CRITICAL: 'Critical',
+    SEVERITY_WARNING: 'Warning',
+    SEVERITY_INFO: 'Info',
   },
 };
 
@@ -108,9 +129,10 @@ const SPEC_WORDS: Words = {
   eventType: { BACKUP: 'BACKUP', CONFIGURATION: 'CONFIGURATION' },
   eventStatus: {},
   eventObjectType: { ...identity(WORKLOAD_TYPES), SLA_DOMAIN: 'SLA_DOMAIN' },
+  eventSeverity: identity(EVENT_SEVERITIES),
 };
 
-/** The GraphQL schema's filter words for activity object types (`EventObjectType`). */
+/** The published schema's filter words for activity object types (`EventObjectType`). */
 const EVENT_OBJECT_TYPE_FILTER_WORDS: Readonly<Record<ActivityObject, string>> = {
   VSPHERE_VM: 'VMWARE_VM',
   MSSQL_DATABASE: 'MSSQL',
@@ -119,7 +141,7 @@ const EVENT_OBJECT_TYPE_FILTER_WORDS: Readonly<Record<ActivityObject, string>> =
   NAS_SHARE: 'SHARE_FILESET',
   ORACLE_DATABASE: 'ORACLE_DB',
   HYPERV_VM: 'HYPERV_VM',
-  AWS_EC2_INSTANCE: 'AWS_EC2_INSTANCE',
+  AWS_EC2_INSTANCE: 'EC2_INSTANCE',
   SLA_DOMAIN: 'SLA_DOMAIN',
 };
 
@@ -199,6 +221,15 @@ export class SimVocabulary {
 
   eventObjectType(object: ActivityObject): string {
     return this.says.eventObjectType[object];
+  }
+
+  /** The published schema's word for it in activity filters (`EventObjectType`). */
+  eventObjectTypeFilterWord(object: ActivityObject): string {
+    return EVENT_OBJECT_TYPE_FILTER_WORDS[object];
+  }
+
+  eventSeverity(severity: EventSeverity): string {
+    return this.says.eventSeverity[severity];
   }
 
   /** The canonical types a word names (an SLA object type may name two); empty if none. */

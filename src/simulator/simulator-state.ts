@@ -54,6 +54,11 @@ export class SimulatorState {
    * (a test of a platform answer that would redirect the secret); null for the real one.
    */
   answeredAccessTokenUri: string | null = null;
+  /**
+   * The quorum-authorization (two-person rule) policy ids a secret rotation reports as
+   * suspended by it (`suspendedTprPolicyIds`); none unless a test sets some through `/_sim`.
+   */
+  suspendedTprPolicyIds: readonly string[] = [];
   /** `{base_url}`; known once the platform server listens. */
   baseUrl = 'http://127.0.0.1';
   /** Each cluster's `{cluster_base_url}`, by cluster id. */
@@ -65,7 +70,7 @@ export class SimulatorState {
     this.accounts = new AccountDirectory(this.secrets);
     this.events = new EventLog(this.clock);
     // The store needs the inventory, which seeding builds together with the store's contents.
-    this.slaDomains = new SlaDomainStore(() => this.inventory, this.events);
+    this.slaDomains = new SlaDomainStore(() => this.inventory, this.events, this.clock);
     const seeded = seedInventory(options, random.fork('inventory'), this.accounts, this.slaDomains);
     this.inventory = seeded.inventory;
     this.identities = seeded.identities;

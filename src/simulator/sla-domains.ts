@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { SimulatorClock } from './clock.js';
 import type { EventLog } from './event-log.js';
 import { byNameThenId, type Inventory } from './inventory.js';
 import type {
@@ -7,6 +8,7 @@ import type {
   Retention,
   SimSlaDomain,
   SimWorkload,
+  SlaPause,
   WorkloadType,
 } from './records.js';
 import { RestError } from './rest-error.js';
@@ -30,6 +32,7 @@ export class SlaDomainStore {
   constructor(
     private readonly inventory: () => Inventory,
     private readonly events: EventLog,
+    private readonly clock: SimulatorClock,
   ) {}
 
   /** Adds a seeded SLA Domain without an event. */
@@ -58,7 +61,14 @@ export class SlaDomainStore {
   pauseStatus(domain: SimSlaDomain, clusterId: string): PauseStatus {
     const cluster = this.inventory().cluster(clusterId);
     if (cluster === undefined || cluster.connectionState === 'Disconnected') return 'UNKNOWN';
-    return domain.pausedClusterIds.has(clusterId) ? 'PAUSED' : 'NOT_PAUSED';
+    return domain.pauses.has(clusterId) ? 'PAUSED' : 'NOT_PAUSED';
+  }
+
+  /** Who paused it on a cluster, when and why, while the cluster shows it PAUSED. */
+  pauseOf(domain: SimSlaDomain, clusterId: string): SlaPause | undefined {
+    return this.pauseStatus(domain, clusterId) === 'PAUSED'
+      ? domain.pauses.get(clusterId)
+      : undefined;
   }
 
   create(input: SlaDomainInput & { clusterIds?: readonly string[] | undefined }): SimSlaDomain {
@@ -77,7 +87,7 @@ export class SlaDomainStore {
       frequency: { ...input.frequency },
       retention: { ...input.retention },
       clusterIds: [...new Set(clusterIds)],
-      pausedClusterIds: new Set(),
+      pauses: new Map(),
       protectedWorkloadCount: 0,
     };
     this.byId.set(domain.id, domain);
@@ -156,8 +166,36 @@ export class SlaDomainStore {
     if (domain !== null) domain.protectedWorkloadCount++;
   }
 
-  /** Pauses (or resumes) on the given clusters, all of its clusters when none are given. */
-  setPaused(id: string, paused: boolean, clusterIds: readonly string[] | undefined): SimSlaDomain {
+  /**
+   * Pauses on the given clusters, all of its clusters when none are given. A cluster it is
+   * already paused on keeps who paused it first, when and why: pausing again changes nothing.
+   */
+  pause(
+    id: string,
+    clusterIds: readonly string[] | undefined,
+    by: Pick<SlaPause, 'pausedBy' | 'note'>,
+  ): SimSlaDomain {
+    const { domain, targets } = this.pauseTargets(id, clusterIds);
+    const since = this.clock.now();
+    for (const clusterId of targets) {
+      if (!domain.pauses.has(clusterId)) domain.pauses.set(clusterId, { ...by, since });
+    }
+    this.recordChange(domain, `SLA Domain ${domain.name} paused on ${targets.length} clusters`);
+    return domain;
+  }
+
+  /** Resumes on the given clusters, all of its clusters when none are given. */
+  resume(id: string, clusterIds: readonly string[] | undefined): SimSlaDomain {
+    const { domain, targets } = this.pauseTargets(id, clusterIds);
+    for (const clusterId of targets) domain.pauses.delete(clusterId);
+    this.recordChange(domain, `SLA Domain ${domain.name} resumed on ${targets.length} clusters`);
+    return domain;
+  }
+
+  private pauseTargets(
+    id: string,
+    clusterIds: readonly string[] | undefined,
+  ): { domain: SimSlaDomain; targets: readonly string[] } {
     const domain = this.require(id);
     const targets = clusterIds ?? domain.clusterIds;
     for (const clusterId of targets) {
@@ -167,13 +205,7 @@ export class SlaDomainStore {
         );
       }
     }
-    for (const clusterId of targets) {
-      if (paused) domain.pausedClusterIds.add(clusterId);
-      else domain.pausedClusterIds.delete(clusterId);
-    }
-    const verb = paused ? 'paused' : 'resumed';
-    this.recordChange(domain, `SLA Domain ${domain.name} ${verb} on ${targets.length} clusters`);
-    return domain;
+    return { domain, targets };
   }
 
   private resolveWorkloads(ids: readonly string[]): SimWorkload[] {

@@ -30,6 +30,18 @@ export interface SnapshotJob {
   readonly slaDomainId: string | null;
   readonly retentionMs: number | null;
   readonly errorMessage: string | null;
+  /** What the caller asked for beyond the snapshot itself, kept to be shown (`/_sim/jobs`). */
+  readonly request: SnapshotRequest;
+}
+
+/**
+ * What a trigger may add to the snapshot: a note for the activity log (GraphQL's `userNote`)
+ * and, for a database, a full backup instead of an incremental one. The simulator has no
+ * incremental backups, so both are only kept with the job.
+ */
+export interface SnapshotRequest {
+  readonly userNote: string | null;
+  readonly forceFullSnapshot: boolean | null;
 }
 
 /** A job as a poller sees it at one moment. */
@@ -79,7 +91,11 @@ export class SnapshotJobEngine {
     return this.jobs.size;
   }
 
-  trigger(workload: SimWorkload, slaDomain: SimSlaDomain | null): SnapshotJob {
+  trigger(
+    workload: SimWorkload,
+    slaDomain: SimSlaDomain | null,
+    request: SnapshotRequest = { userNote: null, forceFullSnapshot: null },
+  ): SnapshotJob {
     const now = this.clock.now();
     const runId = this.random.uuid();
     const prefix =
@@ -129,6 +145,7 @@ export class SnapshotJobEngine {
       slaDomainId: slaDomain?.id ?? null,
       retentionMs: slaDomain === null ? null : retentionMs(slaDomain.retention),
       errorMessage: outcome === 'FAILED' ? this.random.pick(FAILURE_MESSAGES) : null,
+      request: { ...request },
     };
     this.jobs.set(job.id, job);
     let ofWorkload = this.jobsByWorkload.get(workload.id);

@@ -128,6 +128,43 @@ describe('paw doctor', () => {
       expect(byId(report, 'graphql.snapshot')?.fix).toMatch(/take on-demand snapshots/);
     });
 
+    it("compares paw's documents with the account's own schema: a difference is not a permission", async () => {
+      // The simulator answers introspection with the published schema: every document matches.
+      const live = json<DoctorJson>(await t.paw(['doctor', '--json', '--api', 'graphql']));
+      for (const kind of ['snapshot', 'sla-window', 'rotate-secret']) {
+        expect(byId(live, `graphql.schema.${kind}`), kind).toMatchObject({ status: 'ok' });
+      }
+      // An account whose schema renamed the SQL Server status input and dropped a field paw reads.
+      const published = await readFile(
+        new URL('../../src/platform/graphql/schema/platform-schema.graphql', import.meta.url),
+        'utf8',
+      );
+      const older = published
+        .replace(/GetMssqlAsyncRequestStatusInput/g, 'MssqlJobStatusInput')
+        .replace(/^ {2}pausedSlaInfo: PausedSlaInfo\n/m, '');
+      expect(older).not.toBe(published);
+      const file = join(t.dir, 'account-schema.graphql');
+      await writeFile(file, older);
+      const result = await t.paw(['doctor', '--json', '--api', 'graphql', '--schema', file]);
+      expect(result.code).toBe(1);
+      const report = json<DoctorJson>(result);
+      const snapshot = byId(report, 'graphql.schema.snapshot');
+      expect(snapshot).toMatchObject({ status: 'fail', blocks: true });
+      expect(snapshot?.detail).toContain(
+        'mssqlJobStatus: Unknown type "GetMssqlAsyncRequestStatusInput".',
+      );
+      expect(snapshot?.detail).toContain(
+        'globalSlaStatuses: Cannot query field "pausedSlaInfo" on type "GlobalSlaStatus".',
+      );
+      expect(snapshot?.fix).toMatch(/no role fixes it/);
+      expect(byId(report, 'graphql.schema.rotate-secret')?.status).toBe('ok');
+      // The account's roles are fine: the permission checks pass on the same run.
+      expect(byId(report, 'graphql.snapshot')?.status).toBe('ok');
+
+      const missing = await t.paw(['doctor', '--json', '--schema', join(t.dir, 'nothing.graphql')]);
+      expect(byId(json<DoctorJson>(missing), 'graphql.schema')).toMatchObject({ status: 'fail' });
+    });
+
     it('reports missing credentials as a failed check with the fix', async () => {
       const result = await t.paw(['doctor'], { env: { PAW_CREDENTIALS_FILE: '' } });
       expect(result.code).toBe(1);

@@ -112,7 +112,7 @@ describe('GraphQL: the operations of paw jobs', () => {
   const VM_STATUS = /* GraphQL */ `
     query($clusterUuid: UUID!, $id: String!) { vSphereVMAsyncRequestStatus(clusterUuid: $clusterUuid, id: $id) { ${ASYNC} } }`;
   const DB_STATUS = /* GraphQL */ `
-    query($input: MssqlJobStatusInput!) { mssqlJobStatus(input: $input) { ${ASYNC} } }`;
+    query($input: GetMssqlAsyncRequestStatusInput!) { mssqlJobStatus(input: $input) { ${ASYNC} } }`;
 
   it('takes a VM snapshot with its retention, follows it by cluster UUID, and REST sees the same job', async () => {
     const before = t.sim.stats().snapshotTriggers[vm()] ?? 0;

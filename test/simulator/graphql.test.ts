@@ -5,7 +5,7 @@ import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
 import { call, type HttpResult } from './http.js';
 
 const LIST = /* GraphQL */ `
-  query List($first: Int, $after: String, $searchText: String, $roleIds: [String!]) {
+  query List($first: Int, $after: String, $searchText: String, $roleIds: [UUID!]) {
     serviceAccounts(first: $first, after: $after, searchText: $searchText, roleIds: $roleIds) {
       count
       nodes {

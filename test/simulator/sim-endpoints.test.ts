@@ -169,6 +169,55 @@ describe('/_sim', () => {
     ).toBe(404);
   });
 
+  it('pauses an SLA Domain by hand, as someone else, with a note', async () => {
+    const archive = t.fixtures.slaDomains.find((domain) => domain.name === 'Archive')?.id ?? '';
+    const [cluster] = t.fixtures.clusters;
+    const paused = await t.api('POST', `/_sim/sla-domains/${archive}/pause`, {
+      json: { clusterIds: [cluster?.id], pausedBy: 'storage-team@example.com', note: 'SAN swap' },
+    });
+    expect(paused.status).toBe(200);
+    expect(paused.body).toEqual({
+      id: archive,
+      pauses: [
+        {
+          clusterId: cluster?.id,
+          pausedBy: 'storage-team@example.com',
+          note: 'SAN swap',
+          since: expect.any(Number),
+        },
+      ],
+    });
+    const all = await t.api('POST', `/_sim/sla-domains/${archive}/pause`);
+    expect(all.body.pauses).toHaveLength(t.fixtures.clusters.length);
+    expect(all.body.pauses[1]).toMatchObject({
+      pausedBy: t.fixtures.user.email,
+      note: expect.stringMatching(/\w/),
+    });
+    const rest = (await t.rest('GET', `/sla-domains/${archive}`)).body.data;
+    expect(
+      rest.clusters.filter((entry: { pauseStatus: string }) => entry.pauseStatus === 'PAUSED'),
+    ).toHaveLength(t.fixtures.clusters.filter((c) => c.connectionState !== 'Disconnected').length);
+    await t.rest('POST', `/sla-domains/${archive}/resume`);
+    expect((await t.api('POST', '/_sim/sla-domains/nope/pause')).status).toBe(404);
+    const foreign = await t.api('POST', `/_sim/sla-domains/${archive}/pause`, {
+      json: { clusterIds: ['not-a-cluster-of-it'] },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toMatch(/not-a-cluster-of-it/);
+  });
+
+  it('sets the quorum-authorization policies a rotation reports as suspended', async () => {
+    expect((await t.api('GET', '/_sim/suspended-tpr-policies')).body).toEqual({ policyIds: [] });
+    const set = await t.api('PUT', '/_sim/suspended-tpr-policies', {
+      json: { policyIds: ['policy-a'] },
+    });
+    expect(set.body).toEqual({ policyIds: ['policy-a'] });
+    expect((await t.api('GET', '/_sim/suspended-tpr-policies')).body).toEqual(set.body);
+    const bad = await t.api('PUT', '/_sim/suspended-tpr-policies', { json: { ids: [] } });
+    expect(bad.status).toBe(400);
+    await t.api('PUT', '/_sim/suspended-tpr-policies', { json: { policyIds: [] } });
+  });
+
   it('lists every snapshot job with the schedule drawn at its trigger', async () => {
     const vm = t.fixtures.workloads.samples.vsphereVm ?? '';
     const trigger = await t.rest('POST', `/workloads/${vm}/snapshots`);

@@ -1,4 +1,5 @@
-import { clusterAndActivityResolvers } from './cluster-and-activity-resolvers.js';
+import { activityResolvers } from './activity-resolvers.js';
+import { clusterResolvers } from './cluster-resolvers.js';
 import { slaResolvers } from './sla-resolvers.js';
 import { workloadResolvers } from './workload-resolvers.js';
 
@@ -6,5 +7,6 @@ import { workloadResolvers } from './workload-resolvers.js';
 export const jobResolvers = {
   ...workloadResolvers,
   ...slaResolvers,
-  ...clusterAndActivityResolvers,
+  ...clusterResolvers,
+  ...activityResolvers,
 };

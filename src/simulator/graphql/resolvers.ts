@@ -1,27 +1,19 @@
 import type { SimServiceAccount } from '../accounts.js';
-import { isoTime } from '../clock.js';
-import { fieldError, requireGrant, type GraphqlContext } from './graphql-context.js';
+import { sortedConnection, type Orderings, type SortedConnectionArgs } from './connection.js';
+import { fieldError, given, requireGrant, type GraphqlContext } from './graphql-context.js';
+import { serviceAccountView } from './graphql-views.js';
 import { jobResolvers } from './job-resolvers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_PAGE = 1000;
 
-function accountView(context: GraphqlContext, account: SimServiceAccount) {
-  return {
-    clientId: account.clientId,
-    name: account.name,
-    description: account.description,
-    integrationId: account.integrationId,
-    integrationName: account.integrationName,
-    lastLogin: account.lastLogin === null ? null : isoTime(account.lastLogin),
-    roles: account.roleIds.flatMap((roleId) => {
-      const role = context.state.accounts.roles.get(roleId);
-      return role === undefined
-        ? []
-        : [{ id: role.id, name: role.name, description: `${role.name} role` }];
-    }),
-  };
-}
+/** Service accounts sort by name (the schema's one `ServiceAccountSortBy`). */
+const ACCOUNT_ORDERINGS: Orderings<SimServiceAccount> = {
+  what: 'service accounts',
+  keys: { NAME: (account) => [account.name] },
+  defaultSortBy: 'NAME',
+  defaultOrder: () => 'ASC',
+  tieBreak: (account) => account.uuid,
+};
 
 function requireRoleIds(context: GraphqlContext, roleIds: readonly string[]): void {
   for (const roleId of roleIds) {
@@ -38,63 +30,29 @@ function requireAccount(context: GraphqlContext, id: string): SimServiceAccount 
   return account;
 }
 
-function encodeCursor(account: SimServiceAccount): string {
-  return Buffer.from(`sa:${account.uuid}`).toString('base64url');
-}
-
 /** The service-account operations of the spec. */
 const serviceAccountResolvers = {
   serviceAccounts(
-    args: {
-      first?: number | null;
-      after?: string | null;
+    args: SortedConnectionArgs & {
       searchText?: string | null;
       roleIds?: readonly string[] | null;
-      sortBy?: 'NAME' | 'LAST_LOGIN' | null;
-      sortOrder?: 'ASC' | 'DESC' | null;
     },
     context: GraphqlContext,
   ) {
     requireGrant(context, 'VIEW_ACCESS');
-    const first = args.first ?? 50;
-    if (first < 0) throw fieldError(400, 'first must not be negative');
-    const needle = args.searchText?.toLowerCase();
-    const roleIds = args.roleIds ?? undefined;
-    const direction = args.sortOrder === 'DESC' ? -1 : 1;
-    const sorted = [...context.state.accounts.serviceAccounts.values()]
-      .filter(
-        (account) =>
-          (needle === undefined || account.name.toLowerCase().includes(needle)) &&
-          (roleIds === undefined || account.roleIds.some((roleId) => roleIds.includes(roleId))),
-      )
-      .sort((a, b) => {
-        const byField =
-          args.sortBy === 'LAST_LOGIN'
-            ? (a.lastLogin ?? 0) - (b.lastLogin ?? 0)
-            : a.name.localeCompare(b.name);
-        return direction * (byField || a.uuid.localeCompare(b.uuid));
-      });
-    let start = 0;
-    if (args.after != null) {
-      const index = sorted.findIndex((account) => encodeCursor(account) === args.after);
-      if (index < 0) throw fieldError(400, 'Invalid cursor: pass the endCursor of a previous page');
-      start = index + 1;
-    }
-    const page = sorted.slice(start, start + Math.min(first, MAX_PAGE));
-    const nodes = page.map((account) => accountView(context, account));
-    const firstAccount = page[0];
-    const lastAccount = page.at(-1);
-    return {
-      count: sorted.length,
-      nodes,
-      edges: page.map((account, index) => ({ cursor: encodeCursor(account), node: nodes[index] })),
-      pageInfo: {
-        startCursor: firstAccount === undefined ? null : encodeCursor(firstAccount),
-        endCursor: lastAccount === undefined ? null : encodeCursor(lastAccount),
-        hasNextPage: start + page.length < sorted.length,
-        hasPreviousPage: start > 0,
-      },
-    };
+    const { state } = context;
+    const needle = args.searchText?.toLowerCase() || undefined;
+    const roleIds = given(args.roleIds);
+    return sortedConnection(
+      'service-accounts',
+      [...state.accounts.serviceAccounts.values()],
+      ACCOUNT_ORDERINGS,
+      args,
+      (account) =>
+        (needle === undefined || account.name.toLowerCase().includes(needle)) &&
+        (roleIds === undefined || account.roleIds.some((roleId) => roleIds.includes(roleId))),
+      (account) => serviceAccountView(state, account),
+    );
   },
 
   createServiceAccount(
@@ -133,7 +91,7 @@ const serviceAccountResolvers = {
       clientSecret: secret,
       accessTokenUri: context.state.answeredAccessTokenUri ?? context.state.accessTokenUri,
       name: account.name,
-      suspendedTprPolicyIds: [],
+      suspendedTprPolicyIds: [...context.state.suspendedTprPolicyIds],
     };
   },
 
@@ -148,10 +106,14 @@ const serviceAccountResolvers = {
     requireGrant(context, 'MANAGE_ACCESS');
     const { accounts } = context.state;
     const userIds = args.userIds ?? [];
-    if (userIds.length === 0 && (args.groupIds ?? []).length === 0) {
+    const groupIds = args.groupIds ?? [];
+    if (userIds.length === 0 && groupIds.length === 0) {
       throw fieldError(400, 'Give userIds or groupIds');
     }
     requireRoleIds(context, args.roleIds);
+    // The simulator's account has users and service accounts, no groups.
+    const [group] = groupIds;
+    if (group !== undefined) throw fieldError(404, `Group ${group} not found`);
     // Resolve everything first: an unknown id changes nothing.
     const targets = userIds.map((userId) => {
       const account = accounts.findServiceAccount(userId);

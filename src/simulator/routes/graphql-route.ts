@@ -1,7 +1,7 @@
 import { GraphQLError, execute, parse, validate, type DocumentNode } from 'graphql';
 import type { GraphqlContext } from '../graphql/graphql-context.js';
 import { rootResolvers } from '../graphql/resolvers.js';
-import { platformSchema } from '../graphql/schema.js';
+import { platformSchema } from '../../platform/graphql/schema/platform-schema.js';
 import { operation, type ZodApp } from '../route-config.js';
 import type { SimulatorState } from '../simulator-state.js';
 
@@ -11,9 +11,11 @@ function queryAnalysisError(message: string): { code: 400; message: string } {
 }
 
 /**
- * `POST /api/graphql`: parsed, validated and executed by graphql-js against the real schema.
- * A document that does not parse or validate, or whose variables do not coerce, answers 400;
- * field errors answer 200 with `errors[]` (platform-facts.md).
+ * `POST /api/graphql`: parsed, validated and executed by graphql-js against the platform's
+ * published schema (the part paw uses, `platformSchema()`), so it serves no type, field or enum
+ * value the platform does not publish, and answers introspection like any query. A document
+ * that does not parse or validate, or whose variables do not coerce, answers 400; field errors
+ * answer 200 with `errors[]`.
  */
 export function registerGraphqlRoute(app: ZodApp, state: SimulatorState): void {
   app.route({

@@ -9,6 +9,9 @@ import type { ZodApp } from '../route-config.js';
 import type { SimulatorState } from '../simulator-state.js';
 import { statsReport } from '../stats-report.js';
 
+/** Why an administrator paused an SLA Domain by hand, when the test does not say. */
+const HAND_PAUSE_NOTE = 'Paused by hand: storage array firmware upgrade on this cluster';
+
 /** Thrown by `/_sim` handlers; answered as `{ "error": message }`. */
 export class SimRouteError extends Error {
   constructor(
@@ -83,6 +86,19 @@ export function registerSimRoutes(app: ZodApp, state: SimulatorState): void {
     },
   );
 
+  // What every secret rotation reports as the quorum-authorization policies it suspended.
+  const suspendedPoliciesBody = z.strictObject({ policyIds: z.array(z.string().min(1)) });
+  const suspendedPoliciesView = () => ({ policyIds: [...state.suspendedTprPolicyIds] });
+  app.get('/_sim/suspended-tpr-policies', { schema: hide }, async () => suspendedPoliciesView());
+  app.put(
+    '/_sim/suspended-tpr-policies',
+    { schema: { ...hide, body: suspendedPoliciesBody } },
+    async (request) => {
+      state.suspendedTprPolicyIds = [...request.body.policyIds];
+      return suspendedPoliciesView();
+    },
+  );
+
   const rateLimitBody = z.strictObject({
     requestsPerSecond: z.number().min(0).max(1_000_000),
     burst: z.number().positive().optional(),
@@ -112,6 +128,43 @@ export function registerSimRoutes(app: ZodApp, state: SimulatorState): void {
         throw new SimRouteError(404, `cluster ${request.params.clusterId} not found`);
       cluster.connectionState = request.body.connectionState;
       return { id: cluster.id, name: cluster.name, connectionState: cluster.connectionState };
+    },
+  );
+
+  // Someone else (an administrator, by hand) pauses an SLA Domain: paw must leave it paused.
+  app.post(
+    '/_sim/sla-domains/:slaDomainId/pause',
+    {
+      schema: {
+        ...hide,
+        params: z.object({ slaDomainId: z.string() }),
+        body: z
+          .strictObject({
+            clusterIds: z.array(z.string().min(1)).min(1).optional(),
+            pausedBy: z.string().trim().min(1).optional(),
+            note: z.string().optional(),
+          })
+          .nullish(),
+      },
+    },
+    async (request) => {
+      const { slaDomainId } = request.params;
+      if (state.slaDomains.get(slaDomainId) === undefined)
+        throw new SimRouteError(404, `SLA Domain ${slaDomainId} not found`);
+      const body = request.body ?? {};
+      const domain = state.slaDomains.pause(slaDomainId, body.clusterIds, {
+        pausedBy: body.pausedBy ?? state.identities.operator.email,
+        note: body.note ?? HAND_PAUSE_NOTE,
+      });
+      return {
+        id: domain.id,
+        pauses: [...domain.pauses].map(([clusterId, pause]) => ({
+          clusterId,
+          pausedBy: pause.pausedBy,
+          note: pause.note,
+          since: pause.since,
+        })),
+      };
     },
   );
 

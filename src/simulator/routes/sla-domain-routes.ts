@@ -222,11 +222,13 @@ export function registerSlaDomainRoutes(app: ZodApp, state: SimulatorState): voi
       },
       handler: async (request) => {
         requirePermission(state, request, 'MANAGE_SLA');
-        const domain = state.slaDomains.setPaused(
-          pause.param(request.params, 'slaDomainId'),
-          paused,
-          request.body?.clusterIds,
-        );
+        const slaDomainId = pause.param(request.params, 'slaDomainId');
+        const clusterIds = request.body?.clusterIds;
+        // requirePermission has refused a request without a principal.
+        const caller = request.principal === null ? '' : state.accounts.nameOf(request.principal);
+        const domain = paused
+          ? state.slaDomains.pause(slaDomainId, clusterIds, { pausedBy: caller, note: '' })
+          : state.slaDomains.resume(slaDomainId, clusterIds);
         return successEnvelope(slaDomainView(state, domain));
       },
     });

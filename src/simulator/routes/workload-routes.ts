@@ -20,7 +20,7 @@ import {
 import { jobStatusLocation, snapshotJobView, snapshotView, workloadView } from '../rest-views.js';
 import { operation, type ZodApp } from '../route-config.js';
 import type { SimulatorState } from '../simulator-state.js';
-import type { SnapshotJob } from '../snapshot-jobs.js';
+import type { SnapshotJob, SnapshotRequest } from '../snapshot-jobs.js';
 import { snapshotsOfWorkload } from '../workload-snapshots.js';
 
 const rest = { bearerAuth: true, rateLimited: true };
@@ -207,6 +207,7 @@ export function triggerSnapshot(
   state: SimulatorState,
   workload: SimWorkload,
   slaDomainId: string | undefined,
+  request?: SnapshotRequest,
 ): SnapshotJob {
   const typeWord = state.words.workloadType(workload.type);
   if (!SNAPSHOTTABLE_TYPES.has(workload.type)) {
@@ -233,7 +234,7 @@ export function triggerSnapshot(
       `cluster ${workload.cluster.name} of workload ${workload.name} is Disconnected`,
     );
   }
-  const job = state.jobs.trigger(workload, domain);
+  const job = state.jobs.trigger(workload, domain, request);
   state.stats.snapshotTrigger(workload.id);
   return job;
 }
