@@ -8,6 +8,7 @@ import {
   DEFAULT_WORKLOAD_KINDS,
   WORKLOAD_TYPE_PLACES,
   WORKLOAD_TYPE_PLACE_SOURCES,
+  type SourcedWords,
   type WordSource,
 } from '../../src/platform-defaults/default-vocabulary.js';
 import { hasEnded } from '../../src/platform/jobs/job-status.js';
@@ -150,15 +151,15 @@ describe("the default vocabulary against the platform's published schema", () =>
   });
 
   it('spells every status and activity type word as its enum does (or marks it a REST word)', () => {
-    const tables = {
+    const tables: Record<string, SourcedWords<string>> = {
       jobStatuses: DEFAULT_JOB_STATUS_WORDS,
       eventStatuses: DEFAULT_EVENT_STATUS_WORDS,
       eventTypes: DEFAULT_EVENT_TYPE_WORDS,
     };
     const wrong = Object.entries(tables).flatMap(([table, bySource]) =>
       Object.entries(bySource).flatMap(([source, byMeaning]) =>
-        Object.values(byMeaning ?? {}).flatMap((words) =>
-          notPublished(source as WordSource, (words as readonly string[] | undefined) ?? []).map(
+        Object.values(byMeaning ?? {}).flatMap((words: readonly string[] | undefined) =>
+          notPublished(source as WordSource, words ?? []).map(
             (word) => `${table}.${source}: ${word}`,
           ),
         ),

@@ -508,7 +508,7 @@ describe('GraphQL: the arguments a client of the platform sends', () => {
       })
     ).slaDomains.nodes.map((node: any) => node.name);
     expect(named).toEqual(['Bronze', 'Gold']);
-    // NAS shares are protected as filesets: one word for both kinds of fileset and NAS shares.
+    // Both kinds of fileset share one word; NAS shares have their own (NAS_OBJECT_TYPE).
     const filesets = (
       await dataOf(SLA_DOMAINS, {
         filter: [{ field: 'OBJECT_TYPE', objectTypeList: ['FILESET_OBJECT_TYPE'] }],
@@ -519,6 +519,7 @@ describe('GraphQL: the arguments a client of the platform sends', () => {
     expect(filesets.find((node: any) => node.name === 'Archive').objectTypes).toEqual([
       'VSPHERE_OBJECT_TYPE',
       'FILESET_OBJECT_TYPE',
+      'NAS_OBJECT_TYPE',
     ]);
     const lastTwo = (await dataOf(SLA_DOMAINS, { last: 2 })).slaDomains.nodes.map(
       (node: any) => node.name,

@@ -6,6 +6,8 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  Kind,
+  OperationTypeNode,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
@@ -49,16 +51,19 @@ export function decodeAnswer(
 ): { readonly data: unknown; readonly skipped: readonly SkippedRow[] } {
   const operation = document.definitions.find(
     (definition): definition is OperationDefinitionNode =>
-      definition.kind === 'OperationDefinition',
+      definition.kind === Kind.OPERATION_DEFINITION,
   );
   if (operation === undefined) throw new AnswerMismatch('(document)', 'has no operation');
   const root =
-    operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+    operation.operation === OperationTypeNode.MUTATION
+      ? schema.getMutationType()
+      : schema.getQueryType();
   if (root == null)
     throw new AnswerMismatch('(document)', `the schema has no ${operation.operation} type`);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
-    if (definition.kind === 'FragmentDefinition') fragments.set(definition.name.value, definition);
+    if (definition.kind === Kind.FRAGMENT_DEFINITION)
+      fragments.set(definition.name.value, definition);
   }
   const reader = new AnswerReader(schema, fragments);
   const decoded = reader.object(root, operation.selectionSet, data, '');
@@ -99,7 +104,7 @@ class AnswerReader {
     sure: boolean,
   ): void {
     for (const selection of selections.selections) {
-      if (selection.kind === 'Field') {
+      if (selection.kind === Kind.FIELD) {
         const name = selection.name.value;
         const key = selection.alias?.value ?? name;
         const here = path === '' ? key : `${path}.${key}`;
@@ -117,11 +122,11 @@ class AnswerReader {
         continue;
       }
       const condition =
-        selection.kind === 'InlineFragment'
+        selection.kind === Kind.INLINE_FRAGMENT
           ? selection.typeCondition?.name.value
           : this.fragments.get(selection.name.value)?.typeCondition.name.value;
       const selectionSet =
-        selection.kind === 'InlineFragment'
+        selection.kind === Kind.INLINE_FRAGMENT
           ? selection.selectionSet
           : this.fragments.get(selection.name.value)?.selectionSet;
       if (selectionSet === undefined) continue;

@@ -1,5 +1,11 @@
 import type { TadaDocumentNode } from 'gql.tada';
-import { print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  OperationTypeNode,
+  print,
+  type DocumentNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { z } from 'zod';
 import type { Logger } from '../../log/logger.js';
 import { appendPath } from '../http/append-path.js';
@@ -38,9 +44,9 @@ export function documentFacts(document: DocumentNode): DocumentFacts {
   if (known !== undefined) return known;
   const operation = document.definitions.find(
     (definition): definition is OperationDefinitionNode =>
-      definition.kind === 'OperationDefinition',
+      definition.kind === Kind.OPERATION_DEFINITION,
   );
-  if (operation?.name === undefined || operation.operation === 'subscription') {
+  if (operation?.name === undefined || operation.operation === OperationTypeNode.SUBSCRIPTION) {
     throw new Error('a document paw sends has one named query or mutation');
   }
   const found: DocumentFacts = {

@@ -29,7 +29,13 @@ const slaDomainFields = graphql(`
 export const listSlaDomains = graphql(
   `
     query slaDomains($first: Int, $after: String, $filter: [GlobalSlaFilterInput!]) {
-      slaDomains(first: $first, after: $after, filter: $filter, shouldShowPausedClusters: true) {
+      slaDomains(
+        first: $first
+        after: $after
+        filter: $filter
+        shouldShowPausedClusters: true
+        shouldShowProtectedObjectCount: true
+      ) {
         count
         nodes {
           ...SlaDomainFields

@@ -3,6 +3,7 @@ import {
   buildSchema,
   getIntrospectionQuery,
   graphqlSync,
+  Kind,
   parse,
   printSchema,
   validate,
@@ -27,13 +28,13 @@ import * as workloads from '../../../src/platform/graphql/workload-operations.js
 
 /** Every operation document of paw's client modules (fragments alone are not sent). */
 const CLIENT_DOCUMENTS = [activity, clusters, serviceAccounts, sla, snapshots, workloads]
-  .flatMap((module) => Object.values(module))
+  .flatMap((module): unknown[] => Object.values(module))
   .filter(
     (value): value is DocumentNode =>
       typeof value === 'object' &&
       value !== null &&
-      (value as DocumentNode).kind === 'Document' &&
-      (value as DocumentNode).definitions.some((d) => d.kind === 'OperationDefinition'),
+      (value as DocumentNode).kind === Kind.DOCUMENT &&
+      (value as DocumentNode).definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION),
   );
 
 /** Documents of the client that no job kind sends: `paw accounts` only. */

@@ -167,7 +167,7 @@ export function schemaSubset(
     )
     .map((definition) => trimmed(definition, keptFields, keptTypes))
     .sort((a, b) => (a.name.value < b.name.value ? -1 : a.name.value > b.name.value ? 1 : 0));
-  const document: DocumentNode = { kind: 'Document' as DocumentNode['kind'], definitions };
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions };
   const sdl = `${print(document)}\n`;
   // What the refresh writes must itself be a schema (the simulator builds its endpoint from it).
   buildASTSchema(parse(sdl));
@@ -176,12 +176,12 @@ export function schemaSubset(
 
 function isTypeDefinition(definition: DefinitionNode): definition is TypeDefinitionNode {
   return (
-    definition.kind === 'ObjectTypeDefinition' ||
-    definition.kind === 'InterfaceTypeDefinition' ||
-    definition.kind === 'InputObjectTypeDefinition' ||
-    definition.kind === 'EnumTypeDefinition' ||
-    definition.kind === 'ScalarTypeDefinition' ||
-    definition.kind === 'UnionTypeDefinition'
+    definition.kind === Kind.OBJECT_TYPE_DEFINITION ||
+    definition.kind === Kind.INTERFACE_TYPE_DEFINITION ||
+    definition.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION ||
+    definition.kind === Kind.ENUM_TYPE_DEFINITION ||
+    definition.kind === Kind.SCALAR_TYPE_DEFINITION ||
+    definition.kind === Kind.UNION_TYPE_DEFINITION
   );
 }
 
