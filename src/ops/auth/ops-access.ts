@@ -6,6 +6,12 @@ import type { Logger } from '../../log/logger.js';
 import { isLoopback } from '../../net/loopback.js';
 import { addressMatcher } from './address-match.js';
 import { CredentialFile } from './credential-file.js';
+import {
+  parseTokenLines,
+  parseUserLines,
+  type NamedSecret,
+  type ParsedCredentials,
+} from './credential-lines.js';
 import { verifyPassword } from './password-hash.js';
 
 /** Who a request came from, once authenticated. */
@@ -55,21 +61,18 @@ export class OpsAccess {
     listeningHost: string,
   ) {
     const { auth } = settings;
-    this.tokens =
-      auth.tokenFile === undefined
-        ? undefined
-        : new CredentialFile(auth.tokenFile, 'http.auth.tokenFile (PAW_OPS_TOKEN_FILE)');
-    this.users =
-      auth.usersFile === undefined
-        ? undefined
-        : new CredentialFile(auth.usersFile, 'http.auth.usersFile (PAW_OPS_USERS_FILE)');
-    this.metricsTokens =
-      settings.metricsTokenFile === undefined
-        ? undefined
-        : new CredentialFile(
-            settings.metricsTokenFile,
-            'http.metricsTokenFile (PAW_METRICS_TOKEN_FILE)',
-          );
+    const file = (
+      path: string | undefined,
+      setting: string,
+      parse: (text: string) => ParsedCredentials,
+    ) => (path === undefined ? undefined : new CredentialFile(path, setting, parse, logger));
+    this.tokens = file(auth.tokenFile, 'http.auth.tokenFile (PAW_OPS_TOKEN_FILE)', parseTokenLines);
+    this.users = file(auth.usersFile, 'http.auth.usersFile (PAW_OPS_USERS_FILE)', parseUserLines);
+    this.metricsTokens = file(
+      settings.metricsTokenFile,
+      'http.metricsTokenFile (PAW_METRICS_TOKEN_FILE)',
+      parseTokenLines,
+    );
     if ((auth.proxyUserHeader === undefined) !== (auth.trustedProxies.length === 0)) {
       throw new UsageError(
         'http.auth: a proxy user header (PAW_OPS_PROXY_USER_HEADER) needs the proxies it is believed from (PAW_OPS_TRUSTED_PROXIES), and the other way round',
@@ -112,7 +115,10 @@ export class OpsAccess {
       return;
     }
     if (path === METRICS_PATH) {
-      if (this.metricsTokens !== undefined && !this.bearerIn(request, this.metricsTokens)) {
+      if (
+        this.metricsTokens !== undefined &&
+        this.bearerIn(request, this.metricsTokens) === undefined
+      ) {
         this.refuse(request, reply, 'a valid metrics bearer token', 'Bearer realm="paw metrics"');
       }
       return;
@@ -145,9 +151,8 @@ export class OpsAccess {
         : undefined;
     }
     const header = request.headers.authorization ?? '';
-    if (this.tokens !== undefined && this.bearerIn(request, this.tokens)) {
-      return { name: 'bearer token', via: 'bearer' };
-    }
+    const token = this.tokens === undefined ? undefined : this.bearerIn(request, this.tokens);
+    if (token !== undefined) return { name: token.name, via: 'bearer' };
     if (this.users !== undefined && /^basic /i.test(header)) {
       const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
@@ -167,19 +172,21 @@ export class OpsAccess {
     return undefined;
   }
 
-  private bearerIn(request: FastifyRequest, file: CredentialFile): boolean {
+  /** The entry of `file` whose token the request bears, if any. */
+  private bearerIn(request: FastifyRequest, file: CredentialFile): NamedSecret | undefined {
     const match = /^bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    if (match === null) return false;
+    if (match === null) return undefined;
     const given = digest(match[1] ?? '');
     // Every token is compared, so the time taken does not say which one came close.
-    let found = false;
-    for (const token of file.current()) found = timingSafeEqual(given, digest(token)) || found;
+    let found: NamedSecret | undefined;
+    for (const entry of file.current()) {
+      if (timingSafeEqual(given, digest(entry.secret))) found ??= entry;
+    }
     return found;
   }
 
   private async userMatches(name: string, password: string): Promise<boolean> {
-    const entry = this.users?.current().find((line) => line.startsWith(`${name}:`));
-    const hash = entry?.slice(name.length + 1);
+    const hash = this.users?.current().find((entry) => entry.name === name)?.secret;
     const key = digest(`${name}\0${password}`).toString('hex');
     if (hash !== undefined && this.verified.get(key) === hash) return true;
     // A user that does not exist costs a hash too, so the time taken does not tell.
