@@ -326,6 +326,12 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     description: 'proxies whose user header is believed (IPs or CIDRs, comma-separated)',
   },
   {
+    variable: 'PAW_OPS_PROXY_SECRET_FILE',
+    path: ['http', 'auth', 'proxySecretFile'],
+    parser: 'string',
+    description: "the trusted proxy's shared secrets (it sends one in X-Paw-Proxy-Secret)",
+  },
+  {
     variable: 'PAW_METRICS_TOKEN_FILE',
     path: ['http', 'metricsTokenFile'],
     parser: 'string',

@@ -1,10 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Settings } from '../../config/settings-schema.js';
 import { UsageError } from '../../errors/usage-error.js';
 import type { Logger } from '../../log/logger.js';
 import { isLoopback } from '../../net/loopback.js';
-import { addressMatcher } from './address-match.js';
 import { CredentialFile } from './credential-file.js';
 import {
   parseTokenLines,
@@ -13,6 +11,8 @@ import {
   type ParsedCredentials,
 } from './credential-lines.js';
 import { verifyPassword } from './password-hash.js';
+import { digest, matchingSecret } from './secret-match.js';
+import { PROXY_SECRET_HEADER, TrustedProxy } from './trusted-proxy.js';
 
 /** Who a request came from, once authenticated. */
 export interface OpsUser {
@@ -28,6 +28,9 @@ declare module 'fastify' {
   }
 }
 
+/** What a request's credentials came to: a user, a refusal and why, or none presented. */
+type Authentication = { readonly user: OpsUser } | { readonly refused: string } | undefined;
+
 /** Paths anyone may read: liveness, readiness without detail, and (unless it has a token) metrics. */
 const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 const METRICS_PATH = '/metrics';
@@ -41,16 +44,17 @@ const VERIFIED_CACHE_SIZE = 64;
  * - `/healthz`, `/readyz` (its detail only to an authenticated caller) and `/metrics` (or, with
  *   `http.metricsTokenFile`, to that bearer token) are open;
  * - everything else (the dashboard, `/api/*`, `/queues`) needs a bearer token, a basic-auth user
- *   or a trusted proxy's user header, answers only to allowed `Host` names (a browser on another
- *   name is a DNS rebinding attempt), and refuses a state-changing request from another origin
- *   (CSRF: the `Origin` header, or no ambient credential).
+ *   or a trusted proxy's user header (with the proxy's secret, trusted-proxy.ts), answers only to
+ *   allowed `Host` names (a browser on another name is a DNS rebinding attempt), and refuses a
+ *   state-changing request from another origin (CSRF: the `Origin` header, or no ambient
+ *   credential).
  * Comparisons of secrets are constant-time; a failure is logged without the credential.
  */
 export class OpsAccess {
   private readonly tokens: CredentialFile | undefined;
   private readonly users: CredentialFile | undefined;
   private readonly metricsTokens: CredentialFile | undefined;
-  private readonly trustedProxy: (address: string | undefined) => boolean;
+  private readonly proxy: TrustedProxy | undefined;
   private readonly allowedHosts: readonly string[];
   private readonly verified = new Map<string, string>();
   private readonly lastFailureLog = new Map<string, number>();
@@ -73,12 +77,28 @@ export class OpsAccess {
       'http.metricsTokenFile (PAW_METRICS_TOKEN_FILE)',
       parseTokenLines,
     );
-    if ((auth.proxyUserHeader === undefined) !== (auth.trustedProxies.length === 0)) {
+    const proxySettings = [
+      auth.proxyUserHeader,
+      auth.trustedProxies.length === 0 ? undefined : auth.trustedProxies,
+      auth.proxySecretFile,
+    ];
+    if (proxySettings.some((value) => value === undefined) && proxySettings.some(Boolean)) {
       throw new UsageError(
-        'http.auth: a proxy user header (PAW_OPS_PROXY_USER_HEADER) needs the proxies it is believed from (PAW_OPS_TRUSTED_PROXIES), and the other way round',
+        'http.auth: a proxy user header (PAW_OPS_PROXY_USER_HEADER) is believed only from the proxies ' +
+          `listed in PAW_OPS_TRUSTED_PROXIES that also send the ${PROXY_SECRET_HEADER} header with a ` +
+          'secret from PAW_OPS_PROXY_SECRET_FILE (`echo "proxy:$(openssl rand -hex 32)" > FILE`): ' +
+          'set all three, or none',
       );
     }
-    this.trustedProxy = addressMatcher(auth.trustedProxies);
+    const proxySecrets = file(
+      auth.proxySecretFile,
+      'http.auth.proxySecretFile (PAW_OPS_PROXY_SECRET_FILE)',
+      parseTokenLines,
+    );
+    this.proxy =
+      auth.proxyUserHeader === undefined || proxySecrets === undefined
+        ? undefined
+        : new TrustedProxy(auth.proxyUserHeader, auth.trustedProxies, proxySecrets);
     this.allowedHosts = [
       'localhost',
       '127.0.0.1',
@@ -98,11 +118,7 @@ export class OpsAccess {
 
   /** Whether any way of authenticating is configured. */
   get authenticates(): boolean {
-    return (
-      this.tokens !== undefined ||
-      this.users !== undefined ||
-      this.settings.auth.proxyUserHeader !== undefined
-    );
+    return this.tokens !== undefined || this.users !== undefined || this.proxy !== undefined;
   }
 
   /** The fastify `onRequest` hook. */
@@ -110,8 +126,10 @@ export class OpsAccess {
     const path = request.url.split('?')[0] ?? '/';
     if (OPEN_PATHS.has(path)) {
       // Readiness detail (what failed and why) is for those who may see the dashboard.
-      const user = await this.authenticate(request);
-      if (user !== undefined) request.opsUser = user;
+      const authentication = await this.authenticate(request);
+      if (authentication !== undefined && 'user' in authentication) {
+        request.opsUser = authentication.user;
+      }
       return;
     }
     if (path === METRICS_PATH) {
@@ -119,7 +137,13 @@ export class OpsAccess {
         this.metricsTokens !== undefined &&
         this.bearerIn(request, this.metricsTokens) === undefined
       ) {
-        this.refuse(request, reply, 'a valid metrics bearer token', 'Bearer realm="paw metrics"');
+        this.refuse(
+          request,
+          reply,
+          'a valid metrics bearer token',
+          'Bearer realm="paw metrics"',
+          'no valid metrics bearer token',
+        );
       }
       return;
     }
@@ -130,11 +154,12 @@ export class OpsAccess {
       });
       return;
     }
-    const user = await this.authenticate(request);
-    if (user === undefined) {
-      this.refuse(request, reply, 'credentials', this.challenge());
+    const authentication = await this.authenticate(request);
+    if (authentication === undefined || 'refused' in authentication) {
+      this.refuse(request, reply, 'credentials', this.challenge(), authentication?.refused);
       return;
     }
+    const { user } = authentication;
     request.opsUser = user;
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method) && !this.sameOrigin(request, user)) {
       this.logFailure(request, 'cross-origin state change refused');
@@ -144,45 +169,42 @@ export class OpsAccess {
     }
   };
 
-  private async authenticate(request: FastifyRequest): Promise<OpsUser | undefined> {
+  /**
+   * Who the request's credentials say it is; `refused` (with why, never the credential) when it
+   * carried some that are not good; undefined when it carried none.
+   */
+  private async authenticate(request: FastifyRequest): Promise<Authentication> {
     if (!this.authenticates) {
       return isLoopback(request.socket.remoteAddress ?? '') || this.settings.allowUnauthenticated
-        ? { name: 'anonymous', via: 'open' }
+        ? { user: { name: 'anonymous', via: 'open' } }
         : undefined;
     }
+    const refused: string[] = [];
     const header = request.headers.authorization ?? '';
-    const token = this.tokens === undefined ? undefined : this.bearerIn(request, this.tokens);
-    if (token !== undefined) return { name: token.name, via: 'bearer' };
+    if (this.tokens !== undefined && /^bearer\s/i.test(header)) {
+      const token = this.bearerIn(request, this.tokens);
+      if (token !== undefined) return { user: { name: token.name, via: 'bearer' } };
+      refused.push('a bearer token not in http.auth.tokenFile');
+    }
     if (this.users !== undefined && /^basic /i.test(header)) {
       const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
-      if (
-        colon > 0 &&
-        (await this.userMatches(decoded.slice(0, colon), decoded.slice(colon + 1)))
-      ) {
-        return { name: decoded.slice(0, colon), via: 'basic' };
+      const name = decoded.slice(0, Math.max(colon, 0));
+      if (colon > 0 && (await this.userMatches(name, decoded.slice(colon + 1)))) {
+        return { user: { name, via: 'basic' } };
       }
+      refused.push('a user and password that do not match http.auth.usersFile');
     }
-    const proxyHeader = this.settings.auth.proxyUserHeader;
-    if (proxyHeader !== undefined && this.trustedProxy(request.socket.remoteAddress)) {
-      const value = request.headers[proxyHeader.toLowerCase()];
-      const name = Array.isArray(value) ? value[0] : value;
-      if (name !== undefined && name.trim() !== '') return { name: name.trim(), via: 'proxy' };
-    }
-    return undefined;
+    const proxy = this.proxy?.identify(request);
+    if (proxy !== undefined && 'user' in proxy) return { user: { name: proxy.user, via: 'proxy' } };
+    if (proxy !== undefined) refused.push(proxy.refused);
+    return refused.length === 0 ? undefined : { refused: refused.join('; ') };
   }
 
   /** The entry of `file` whose token the request bears, if any. */
   private bearerIn(request: FastifyRequest, file: CredentialFile): NamedSecret | undefined {
     const match = /^bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    if (match === null) return undefined;
-    const given = digest(match[1] ?? '');
-    // Every token is compared, so the time taken does not say which one came close.
-    let found: NamedSecret | undefined;
-    for (const entry of file.current()) {
-      if (timingSafeEqual(given, digest(entry.secret))) found ??= entry;
-    }
-    return found;
+    return match === null ? undefined : matchingSecret(match[1] ?? '', file.current());
   }
 
   private async userMatches(name: string, password: string): Promise<boolean> {
@@ -240,8 +262,9 @@ export class OpsAccess {
     reply: FastifyReply,
     what: string,
     challenge: string,
+    why = `no ${what}`,
   ): void {
-    this.logFailure(request, `no valid ${what}`);
+    this.logFailure(request, why);
     if (challenge !== '') void reply.header('www-authenticate', challenge);
     void reply.code(401).send({ error: `authentication required: send ${what}` });
   }
@@ -249,8 +272,10 @@ export class OpsAccess {
   private logFailure(request: FastifyRequest, why: string): void {
     const peer = request.socket.remoteAddress ?? 'unknown';
     const now = Date.now();
-    if (now - (this.lastFailureLog.get(peer) ?? 0) < FAILURE_LOG_INTERVAL_MS) return;
-    this.lastFailureLog.set(peer, now);
+    // Per peer and reason: a flood of one kind does not hide another.
+    const key = `${peer} ${why}`;
+    if (now - (this.lastFailureLog.get(key) ?? 0) < FAILURE_LOG_INTERVAL_MS) return;
+    this.lastFailureLog.set(key, now);
     // Never the credential: only who asked, for what, and why it was refused.
     this.logger.warn(
       { peer, method: request.method, path: request.url.split('?')[0], why },
@@ -262,7 +287,3 @@ export class OpsAccess {
 /** A hash that matches no password, checked for unknown users (constant work). */
 const DUMMY_HASH =
   '$scrypt$N=32768,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
