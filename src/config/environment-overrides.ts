@@ -350,6 +350,18 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     description: 'serve a non-loopback address without authentication',
   },
   {
+    variable: 'PAW_HTTP_REQUEST_TIMEOUT_MS',
+    path: ['http', 'requestTimeoutMs'],
+    parser: 'integer',
+    description: 'time for a request to the ops server to arrive, headers and body',
+  },
+  {
+    variable: 'PAW_HTTP_MAX_CONNECTIONS',
+    path: ['http', 'maxConnections'],
+    parser: 'integer',
+    description: 'connections the ops server holds at once',
+  },
+  {
     variable: 'PAW_HTTP_QUEUES_READ_ONLY',
     path: ['http', 'queuesReadOnly'],
     parser: 'boolean',

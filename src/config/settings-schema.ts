@@ -320,6 +320,13 @@ const httpSettings = z.strictObject({
     .default([]),
   /** Serve a non-loopback address without authentication (a decision: say it here). */
   allowUnauthenticated: z.boolean().default(false),
+  /**
+   * A request's headers and body must arrive within this, and no connection may sit idle longer
+   * mid-request: a client that trickles its request in is cut off.
+   */
+  requestTimeoutMs: z.number().int().min(1000).default(30_000),
+  /** Connections the ops server holds at once; beyond, new ones are closed at once. */
+  maxConnections: z.number().int().min(1).default(128),
 });
 
 const jobsSettings = z.strictObject({

@@ -149,9 +149,11 @@ export class OpsAccess {
     }
     if (!this.hostAllowed(request.headers.host)) {
       this.logFailure(request, 'Host not allowed');
-      await reply.code(421).send({
-        error: `this server does not answer to Host ${request.headers.host ?? '(none)'}; add it to http.allowedHosts (PAW_HTTP_ALLOWED_HOSTS)`,
-      });
+      await hangUp(reply)
+        .code(421)
+        .send({
+          error: `this server does not answer to Host ${request.headers.host ?? '(none)'}; add it to http.allowedHosts (PAW_HTTP_ALLOWED_HOSTS)`,
+        });
       return;
     }
     const authentication = await this.authenticate(request);
@@ -163,7 +165,7 @@ export class OpsAccess {
     request.opsUser = user;
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method) && !this.sameOrigin(request, user)) {
       this.logFailure(request, 'cross-origin state change refused');
-      await reply
+      await hangUp(reply)
         .code(403)
         .send({ error: 'a state-changing request must come from this server’s own pages' });
     }
@@ -266,7 +268,9 @@ export class OpsAccess {
   ): void {
     this.logFailure(request, why);
     if (challenge !== '') void reply.header('www-authenticate', challenge);
-    void reply.code(401).send({ error: `authentication required: send ${what}` });
+    void hangUp(reply)
+      .code(401)
+      .send({ error: `authentication required: send ${what}` });
   }
 
   private logFailure(request: FastifyRequest, why: string): void {
@@ -282,6 +286,14 @@ export class OpsAccess {
       'ops request refused',
     );
   }
+}
+
+/**
+ * A refusal closes its connection: the refused request's body is never read, and a client that
+ * trickles one in would otherwise hold the connection as long as it liked.
+ */
+function hangUp(reply: FastifyReply): FastifyReply {
+  return reply.header('connection', 'close');
 }
 
 /** A hash that matches no password, checked for unknown users (constant work). */
