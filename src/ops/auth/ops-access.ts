@@ -3,6 +3,7 @@ import type { Settings } from '../../config/settings-schema.js';
 import { UsageError } from '../../errors/usage-error.js';
 import type { Logger } from '../../log/logger.js';
 import { isLoopback } from '../../net/loopback.js';
+import { BoundedWork } from './bounded-work.js';
 import { CredentialFile } from './credential-file.js';
 import {
   parseTokenLines,
@@ -10,6 +11,7 @@ import {
   type NamedSecret,
   type ParsedCredentials,
 } from './credential-lines.js';
+import { FailedAttempts } from './failed-attempts.js';
 import { verifyPassword } from './password-hash.js';
 import { digest, matchingSecret } from './secret-match.js';
 import { PROXY_SECRET_HEADER, TrustedProxy } from './trusted-proxy.js';
@@ -28,14 +30,35 @@ declare module 'fastify' {
   }
 }
 
-/** What a request's credentials came to: a user, a refusal and why, or none presented. */
-type Authentication = { readonly user: OpsUser } | { readonly refused: string } | undefined;
+/**
+ * What a request's credentials came to: a user; a refusal and why; the wait of a client with
+ * too many failed attempts; no password check free now; or (undefined) none presented.
+ */
+type Authentication =
+  | { readonly user: OpsUser }
+  | { readonly refused: string }
+  | { readonly retryAfterSeconds: number }
+  | { readonly busy: true }
+  | undefined;
 
 /** Paths anyone may read: liveness, readiness without detail, and (unless it has a token) metrics. */
 const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 const METRICS_PATH = '/metrics';
+/**
+ * Failed credential attempts a client may make in a window before it is refused (429) until
+ * the window ends: a person mistyping is not held back, a guesser gets 10 a minute.
+ */
+const FAILED_ATTEMPTS_ALLOWED = 10;
+const FAILED_ATTEMPTS_WINDOW_MS = 60_000;
+/**
+ * Password hashes at once, and waiting: two leave libuv's other two threads to file reads and
+ * DNS, and hold 64 MiB at most; 16 waiting is about half a second of hashing.
+ */
+const HASHES_RUNNING = 2;
+const HASHES_WAITING = 16;
 /** Failed attempts are logged at most this often per peer. */
 const FAILURE_LOG_INTERVAL_MS = 10_000;
+const FAILURE_LOG_PEERS = 10_000;
 /** Verified basic-auth credentials kept (as digests) so a page's assets do not each cost a hash. */
 const VERIFIED_CACHE_SIZE = 64;
 
@@ -58,6 +81,11 @@ export class OpsAccess {
   private readonly allowedHosts: readonly string[];
   private readonly verified = new Map<string, string>();
   private readonly lastFailureLog = new Map<string, number>();
+  private readonly attempts = new FailedAttempts(
+    FAILED_ATTEMPTS_ALLOWED,
+    FAILED_ATTEMPTS_WINDOW_MS,
+  );
+  private readonly hashing = new BoundedWork(HASHES_RUNNING, HASHES_WAITING);
 
   constructor(
     private readonly settings: Settings['http'],
@@ -125,7 +153,8 @@ export class OpsAccess {
   readonly hook = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const path = request.url.split('?')[0] ?? '/';
     if (OPEN_PATHS.has(path)) {
-      // Readiness detail (what failed and why) is for those who may see the dashboard.
+      // Readiness detail (what failed and why) is for those who may see the dashboard. Probes
+      // are answered whatever else: a client held back or a busy server just gets no detail.
       const authentication = await this.authenticate(request);
       if (authentication !== undefined && 'user' in authentication) {
         request.opsUser = authentication.user;
@@ -133,18 +162,26 @@ export class OpsAccess {
       return;
     }
     if (path === METRICS_PATH) {
-      if (
-        this.metricsTokens !== undefined &&
-        this.bearerIn(request, this.metricsTokens) === undefined
-      ) {
-        this.refuse(
-          request,
-          reply,
-          'a valid metrics bearer token',
-          'Bearer realm="paw metrics"',
-          'no valid metrics bearer token',
-        );
+      if (this.metricsTokens === undefined) return;
+      const client = clientOf(request);
+      const wait = this.attempts.retryAfterSeconds(client);
+      if (wait > 0) {
+        this.tooManyAttempts(request, reply, wait);
+        return;
       }
+      const presented = request.headers.authorization !== undefined;
+      if (presented) this.attempts.begin(client);
+      if (this.bearerIn(request, this.metricsTokens) !== undefined) {
+        if (presented) this.attempts.succeeded(client);
+        return;
+      }
+      this.refuse(
+        request,
+        reply,
+        'a valid metrics bearer token',
+        'Bearer realm="paw metrics"',
+        'no valid metrics bearer token',
+      );
       return;
     }
     if (!this.hostAllowed(request.headers.host)) {
@@ -157,6 +194,18 @@ export class OpsAccess {
       return;
     }
     const authentication = await this.authenticate(request);
+    if (authentication !== undefined && 'retryAfterSeconds' in authentication) {
+      this.tooManyAttempts(request, reply, authentication.retryAfterSeconds);
+      return;
+    }
+    if (authentication !== undefined && 'busy' in authentication) {
+      this.logFailure(request, 'too many password checks at once');
+      await hangUp(reply)
+        .code(503)
+        .header('retry-after', '1')
+        .send({ error: 'too many password checks at once: try again in a second' });
+      return;
+    }
     if (authentication === undefined || 'refused' in authentication) {
       this.refuse(request, reply, 'credentials', this.challenge(), authentication?.refused);
       return;
@@ -173,7 +222,9 @@ export class OpsAccess {
 
   /**
    * Who the request's credentials say it is; `refused` (with why, never the credential) when it
-   * carried some that are not good; undefined when it carried none.
+   * carried some that are not good; undefined when it carried none. A client with too many
+   * failed attempts gets its wait instead, its credentials unchecked; `busy` when its password
+   * could not be checked now.
    */
   private async authenticate(request: FastifyRequest): Promise<Authentication> {
     if (!this.authenticates) {
@@ -181,20 +232,40 @@ export class OpsAccess {
         ? { user: { name: 'anonymous', via: 'open' } }
         : undefined;
     }
+    const header = request.headers.authorization ?? '';
+    const bearer = this.tokens !== undefined && /^bearer\s/i.test(header);
+    const basic = this.users !== undefined && /^basic /i.test(header);
+    const client = clientOf(request);
+    if (bearer || basic) {
+      const wait = this.attempts.retryAfterSeconds(client);
+      if (wait > 0) return { retryAfterSeconds: wait };
+      this.attempts.begin(client);
+    }
+    const authentication = await this.checkCredentials(request, bearer, basic);
+    const counted = authentication !== undefined && 'refused' in authentication;
+    if ((bearer || basic) && !counted) this.attempts.succeeded(client);
+    return authentication;
+  }
+
+  private async checkCredentials(
+    request: FastifyRequest,
+    bearer: boolean,
+    basic: boolean,
+  ): Promise<Authentication> {
     const refused: string[] = [];
     const header = request.headers.authorization ?? '';
-    if (this.tokens !== undefined && /^bearer\s/i.test(header)) {
+    if (bearer && this.tokens !== undefined) {
       const token = this.bearerIn(request, this.tokens);
       if (token !== undefined) return { user: { name: token.name, via: 'bearer' } };
       refused.push('a bearer token not in http.auth.tokenFile');
     }
-    if (this.users !== undefined && /^basic /i.test(header)) {
+    if (basic) {
       const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       const name = decoded.slice(0, Math.max(colon, 0));
-      if (colon > 0 && (await this.userMatches(name, decoded.slice(colon + 1)))) {
-        return { user: { name, via: 'basic' } };
-      }
+      const matches = colon > 0 ? await this.userMatches(name, decoded.slice(colon + 1)) : false;
+      if (matches === undefined) return { busy: true };
+      if (matches) return { user: { name, via: 'basic' } };
       refused.push('a user and password that do not match http.auth.usersFile');
     }
     const proxy = this.proxy?.identify(request);
@@ -209,12 +280,15 @@ export class OpsAccess {
     return match === null ? undefined : matchingSecret(match[1] ?? '', file.current());
   }
 
-  private async userMatches(name: string, password: string): Promise<boolean> {
+  /** Whether the password is `name`'s; undefined when it could not be checked now (busy). */
+  private async userMatches(name: string, password: string): Promise<boolean | undefined> {
     const hash = this.users?.current().find((entry) => entry.name === name)?.secret;
     const key = digest(`${name}\0${password}`).toString('hex');
     if (hash !== undefined && this.verified.get(key) === hash) return true;
     // A user that does not exist costs a hash too, so the time taken does not tell.
-    const ok = await verifyPassword(password, hash ?? DUMMY_HASH);
+    const checking = this.hashing.run(() => verifyPassword(password, hash ?? DUMMY_HASH));
+    if (checking === undefined) return undefined;
+    const ok = await checking;
     if (ok && hash !== undefined) {
       if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
       this.verified.set(key, hash);
@@ -273,12 +347,22 @@ export class OpsAccess {
       .send({ error: `authentication required: send ${what}` });
   }
 
+  private tooManyAttempts(request: FastifyRequest, reply: FastifyReply, wait: number): void {
+    this.logFailure(request, 'too many failed attempts from this address');
+    void hangUp(reply)
+      .code(429)
+      .header('retry-after', String(wait))
+      .send({ error: `too many failed attempts from this address: try again in ${wait} s` });
+  }
+
   private logFailure(request: FastifyRequest, why: string): void {
     const peer = request.socket.remoteAddress ?? 'unknown';
     const now = Date.now();
     // Per peer and reason: a flood of one kind does not hide another.
     const key = `${peer} ${why}`;
     if (now - (this.lastFailureLog.get(key) ?? 0) < FAILURE_LOG_INTERVAL_MS) return;
+    // Bounded: a flood from many addresses forgets when each was last logged, nothing else.
+    if (this.lastFailureLog.size >= FAILURE_LOG_PEERS) this.lastFailureLog.clear();
     this.lastFailureLog.set(key, now);
     // Never the credential: only who asked, for what, and why it was refused.
     this.logger.warn(
@@ -286,6 +370,11 @@ export class OpsAccess {
       'ops request refused',
     );
   }
+}
+
+/** Whose failed attempts a request's count among: its peer's address. */
+function clientOf(request: FastifyRequest): string {
+  return request.socket.remoteAddress ?? 'unknown';
 }
 
 /**
