@@ -56,7 +56,7 @@ const FAILED_ATTEMPTS_WINDOW_MS = 60_000;
  */
 const HASHES_RUNNING = 2;
 const HASHES_WAITING = 16;
-/** Failed attempts are logged at most this often per peer. */
+/** Failed attempts are logged at most this often per peer and reason, for so many at most. */
 const FAILURE_LOG_INTERVAL_MS = 10_000;
 const FAILURE_LOG_PEERS = 10_000;
 /** Verified basic-auth credentials kept (as digests) so a page's assets do not each cost a hash. */
@@ -356,7 +356,7 @@ export class OpsAccess {
   }
 
   private logFailure(request: FastifyRequest, why: string): void {
-    const peer = request.socket.remoteAddress ?? 'unknown';
+    const peer = clientOf(request);
     const now = Date.now();
     // Per peer and reason: a flood of one kind does not hide another.
     const key = `${peer} ${why}`;
@@ -372,7 +372,7 @@ export class OpsAccess {
   }
 }
 
-/** Whose failed attempts a request's count among: its peer's address. */
+/** Who a request is for counting and logging its failures: its peer's address. */
 function clientOf(request: FastifyRequest): string {
   return request.socket.remoteAddress ?? 'unknown';
 }
