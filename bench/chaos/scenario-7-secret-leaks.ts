@@ -32,8 +32,8 @@ import {
  * Redis asks for a password, and the operator changes it mid-run (every client is dropped and
  * reconnects with a password that no longer works, until the old one is allowed again, as an
  * ACL rotation with two passwords does): paw's Redis errors are logged, so both passwords are
- * searched for too, with the ops server's bearer token, a basic-auth user's password and the
- * wrong credentials sent to it.
+ * searched for too, with the ops server's bearer token, a basic-auth user's password, a trusted
+ * proxy's secret and the wrong credentials sent to it.
  */
 
 /** Short tokens: paw renews them during the run, and logs around renewals get searched too. */
@@ -57,6 +57,8 @@ export const scenario: ChaosScenario = {
     const opsPassword = `ops-password-${randomBytes(12).toString('hex')}`;
     const wrongToken = `wrong-token-${randomBytes(12).toString('hex')}`;
     const wrongPassword = `wrong-password-${randomBytes(12).toString('hex')}`;
+    const proxySecret = `proxy-secret-${randomBytes(16).toString('hex')}`;
+    const wrongProxySecret = `wrong-proxy-secret-${randomBytes(12).toString('hex')}`;
     const bed = await startKillBed(
       'secret-leaks',
       {
@@ -122,7 +124,9 @@ export const scenario: ChaosScenario = {
 
       const tokenFile = join(bed.dir, 'ops-tokens');
       const usersFile = join(bed.dir, 'ops-users');
-      await writeFile(tokenFile, `${opsToken}\n`, { mode: 0o600 });
+      const proxySecretFile = join(bed.dir, 'ops-proxy-secret');
+      await writeFile(tokenFile, `chaos:${opsToken}\n`, { mode: 0o600 });
+      await writeFile(proxySecretFile, `nginx:${proxySecret}\n`, { mode: 0o600 });
       await writeFile(usersFile, `operator:${await hashPassword(opsPassword)}\n`, { mode: 0o600 });
       const opsPort = await findFreePort();
 
@@ -152,6 +156,9 @@ export const scenario: ChaosScenario = {
           PAW_HTTP_PORT: String(opsPort),
           PAW_OPS_TOKEN_FILE: tokenFile,
           PAW_OPS_USERS_FILE: usersFile,
+          PAW_OPS_PROXY_USER_HEADER: 'X-Forwarded-User',
+          PAW_OPS_TRUSTED_PROXIES: '127.0.0.1',
+          PAW_OPS_PROXY_SECRET_FILE: proxySecretFile,
         }),
         running.start(['worker'], { PAW_CRASH_AT: ARMED_WORKERS[0] }).then((w) => armed.push(w)),
       ]);
@@ -180,6 +187,8 @@ export const scenario: ChaosScenario = {
         { authorization: basic('operator', opsPassword) },
         { authorization: `Bearer ${wrongToken}` },
         { authorization: basic('operator', wrongPassword) },
+        { 'x-forwarded-user': 'proxied-operator', 'x-paw-proxy-secret': proxySecret },
+        { 'x-forwarded-user': 'forger', 'x-paw-proxy-secret': wrongProxySecret },
       ]);
       for (const crashAt of ARMED_WORKERS.slice(1)) {
         const first = armed.at(-1);
@@ -231,6 +240,8 @@ export const scenario: ChaosScenario = {
         wrongPassword,
         basic('operator', opsPassword).slice('Basic '.length),
         basic('operator', wrongPassword).slice('Basic '.length),
+        proxySecret,
+        wrongProxySecret,
       ];
       const secrets = [...(await issuedSecrets(bed.sim.baseUrl)), ...opsSecrets];
       const redisText = await everyRedisKeyAndValue(bed.redis);
@@ -268,8 +279,9 @@ export const scenario: ChaosScenario = {
       if (wrongPassLines === 0) {
         problems.push('no process logged WRONGPASS: the Redis password change had no effect');
       }
-      if (opsAnswers.join(',') !== '200,200,401,401') {
-        problems.push(`the ops server answered ${opsAnswers.join(',')}, not 200,200,401,401`);
+      const expectedAnswers = '200,200,401,401,200,401';
+      if (opsAnswers.join(',') !== expectedAnswers) {
+        problems.push(`the ops server answered ${opsAnswers.join(',')}, not ${expectedAnswers}`);
       }
       if (control.length === 0) problems.push('the search missed the secret in a credentials file');
       if (debugLines === 0) problems.push('no debug line was logged: the log level did not apply');
@@ -323,7 +335,7 @@ export const scenario: ChaosScenario = {
           `the dump file): hits=${hits.length}; runs succeeded: ${perKind.snapshot} snapshot, ` +
           `${perKind['sla-window']} window, ${perKind['rotate-secret']} rotation; ` +
           `${armedDeaths} workers killed at crash points; Redis password changed mid-run ` +
-          `(${wrongPassLines} WRONGPASS log lines), ops server asked with 2 good and 2 bad credentials` +
+          `(${wrongPassLines} WRONGPASS log lines), ops server asked with 3 good and 3 bad credentials` +
           (problems.length === 0 ? '' : `; PROBLEMS: ${problems.join('; ')}`),
         figures,
       };

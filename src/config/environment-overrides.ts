@@ -326,6 +326,12 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     description: 'proxies whose user header is believed (IPs or CIDRs, comma-separated)',
   },
   {
+    variable: 'PAW_OPS_PROXY_SECRET_FILE',
+    path: ['http', 'auth', 'proxySecretFile'],
+    parser: 'string',
+    description: "the trusted proxy's shared secrets (it sends one in X-Paw-Proxy-Secret)",
+  },
+  {
     variable: 'PAW_METRICS_TOKEN_FILE',
     path: ['http', 'metricsTokenFile'],
     parser: 'string',
@@ -342,6 +348,18 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     path: ['http', 'allowUnauthenticated'],
     parser: 'boolean',
     description: 'serve a non-loopback address without authentication',
+  },
+  {
+    variable: 'PAW_HTTP_REQUEST_TIMEOUT_MS',
+    path: ['http', 'requestTimeoutMs'],
+    parser: 'integer',
+    description: 'time for a request to the ops server to arrive, headers and body',
+  },
+  {
+    variable: 'PAW_HTTP_MAX_CONNECTIONS',
+    path: ['http', 'maxConnections'],
+    parser: 'integer',
+    description: 'connections the ops server holds at once',
   },
   {
     variable: 'PAW_HTTP_QUEUES_READ_ONLY',

@@ -265,7 +265,10 @@ const opsAuthSettings = z.strictObject({
   tokenFile: z.string().min(1).optional(),
   /** A file of basic-auth users, `name:<hash>` per line (`paw ops hash-password` makes one). */
   usersFile: z.string().min(1).optional(),
-  /** A header a reverse proxy (oauth2-proxy and the like) sets to the user it authenticated. */
+  /**
+   * A header a reverse proxy (oauth2-proxy and the like) sets to the user it authenticated:
+   * believed only from `trustedProxies` that also prove themselves with `proxySecretFile`.
+   */
   proxyUserHeader: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'a header name, e.g. X-Forwarded-User')
@@ -278,6 +281,12 @@ const opsAuthSettings = z.strictObject({
         .regex(/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/, 'an IP address or a CIDR range, e.g. 10.0.0.0/8'),
     )
     .default([]),
+  /**
+   * The proxy's shared secrets (a token file: `name:secret` per line): the proxy sends one in
+   * `X-Paw-Proxy-Secret` with the user header, since any process on its address could send the
+   * header alone.
+   */
+  proxySecretFile: z.string().min(1).optional(),
 });
 
 const httpSettings = z.strictObject({
@@ -311,6 +320,13 @@ const httpSettings = z.strictObject({
     .default([]),
   /** Serve a non-loopback address without authentication (a decision: say it here). */
   allowUnauthenticated: z.boolean().default(false),
+  /**
+   * A request's headers and body must arrive within this, and no connection may sit idle longer
+   * mid-request: a client that trickles its request in is cut off.
+   */
+  requestTimeoutMs: z.number().int().min(1000).default(30_000),
+  /** Connections the ops server holds at once; beyond, new ones are closed at once. */
+  maxConnections: z.number().int().min(1).default(128),
 });
 
 const jobsSettings = z.strictObject({

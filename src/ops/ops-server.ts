@@ -34,6 +34,7 @@ import { OperatorActions } from './operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
 import { RateLimitRecord } from './rate-limit-record.js';
 import { registerRetryRoute } from './retry-route.js';
+import { opsServerLimits } from './server-limits.js';
 
 export interface OpsServerOptions {
   readonly settings: Settings;
@@ -112,7 +113,13 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     await redis.quit().catch(() => redis.disconnect());
   };
 
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    ...opsServerLimits(settings.http),
+  });
+  app.server.maxConnections = settings.http.maxConnections;
+  logConnectionDrops(app, settings.http.maxConnections, logger);
   try {
     // Before anything listens: a server that would be open to the network refuses to start.
     const access = new OpsAccess(settings.http, logger, host);
@@ -324,6 +331,22 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
     readOnly: settings.http.queuesReadOnly,
     redis: context.redis,
     actions: context.actions,
+  });
+}
+
+/** Says, at most once a minute, that the connection cap turned connections away. */
+function logConnectionDrops(app: FastifyInstance, cap: number, logger: Logger): void {
+  let dropped = 0;
+  let lastLog = 0;
+  app.server.on('drop', () => {
+    dropped += 1;
+    if (Date.now() - lastLog < 60_000) return;
+    logger.warn(
+      { maxConnections: cap, dropped },
+      `the ops server holds http.maxConnections (${cap}) connections: new ones are closed at once`,
+    );
+    lastLog = Date.now();
+    dropped = 0;
   });
 }
 

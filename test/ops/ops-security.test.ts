@@ -15,6 +15,7 @@ import { opsSettings } from './support/ops-settings.js';
 const TOKEN = 'ops-token-6f3a91c2d8e4b7a0';
 const METRICS_TOKEN = 'metrics-token-1b2c3d4e5f60';
 const PASSWORD = 'alice-password-3e9d1a7c';
+const PROXY_SECRET = 'proxy-secret-7b3e9a1c5d2f8064';
 
 /** The ops server asks who you are: tokens, users, a proxy's header, Host, CSRF, bull-board. */
 describe('the ops server asks who you are', () => {
@@ -26,12 +27,14 @@ describe('the ops server asks who you are', () => {
     dir = await mkdtemp(join(tmpdir(), 'paw-ops-security-'));
     await writeFile(join(dir, 'tokens'), `# ops tokens\n${TOKEN}\n`, { mode: 0o600 });
     await writeFile(join(dir, 'metrics-token'), `${METRICS_TOKEN}\n`, { mode: 0o600 });
+    await writeFile(join(dir, 'proxy-secret'), `nginx:${PROXY_SECRET}\n`, { mode: 0o600 });
     await writeFile(join(dir, 'users'), `alice:${await hashPassword(PASSWORD)}\n`, { mode: 0o600 });
     const settings = await opsSettings('ops-security', {
       PAW_OPS_TOKEN_FILE: join(dir, 'tokens'),
       PAW_OPS_USERS_FILE: join(dir, 'users'),
       PAW_OPS_PROXY_USER_HEADER: 'X-Forwarded-User',
       PAW_OPS_TRUSTED_PROXIES: '127.0.0.1',
+      PAW_OPS_PROXY_SECRET_FILE: join(dir, 'proxy-secret'),
       PAW_METRICS_TOKEN_FILE: join(dir, 'metrics-token'),
       PAW_HTTP_ALLOWED_HOSTS: 'paw.example.com',
       PAW_HTTP_QUEUES_READ_ONLY: 'false',
@@ -83,7 +86,7 @@ describe('the ops server asks who you are', () => {
     expect(metrics.text).toMatch(/paw_build_info/);
   });
 
-  it('asks the dashboard, /api and /queues for a credential: a token, a user, or a trusted proxy header', async () => {
+  it('asks the dashboard, /api and /queues for a credential: a token, a user, or a trusted proxy’s header', async () => {
     for (const path of ['/', '/api/runs', '/queues', '/api/actions']) {
       const refused = await call(path);
       expect(refused.status, path).toBe(401);
@@ -104,9 +107,16 @@ describe('the ops server asks who you are', () => {
     expect(
       (await call('/api/runs', { headers: { authorization: basic('bob', PASSWORD) } })).status,
     ).toBe(401);
-    // The test's peer is 127.0.0.1, a trusted proxy.
+    // The test's peer is 127.0.0.1, a trusted proxy, which proves itself with its secret.
+    expect(
+      (
+        await call('/api/runs', {
+          headers: { 'x-forwarded-user': 'carol', 'x-paw-proxy-secret': PROXY_SECRET },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call('/api/runs', { headers: { 'x-forwarded-user': 'carol' } })).status).toBe(
-      200,
+      401,
     );
     // Refusals are logged, never with the credential.
     expect(logs.text()).toMatch(/ops request refused/);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors/usage-error.js';
+import { isOpsUserName } from '../../ops/auth/credential-lines.js';
 import { hashPassword } from '../../ops/auth/password-hash.js';
 import { examples } from '../option-parsers.js';
 
@@ -19,7 +20,7 @@ export function opsCommand(): Command {
         examples('printf \'%s\' "$PASSWORD" | paw ops hash-password --user alice >> ops-users'),
     )
     .action(async (options: { user: string }) => {
-      if (!/^[^:\s]+$/.test(options.user)) {
+      if (!isOpsUserName(options.user)) {
         throw new UsageError('--user: a name without spaces or ":"');
       }
       const password = (await readStandardInput()).replace(/\r?\n$/, '');

@@ -1,29 +1,36 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../../errors/usage-error.js';
+import type { Logger } from '../../log/logger.js';
+import type { NamedSecret, ParsedCredentials } from './credential-lines.js';
 
 const FIX =
   'write one per line (a token: `openssl rand -hex 32`; a user: `paw ops hash-password --user NAME`)';
 
 /**
- * A file of credentials (bearer tokens, basic-auth users): its lines, re-read when its
- * modification time changes, so that rotating the ops credentials needs no restart. Blank lines
- * and `#` comments are skipped. An unreadable or empty file is a UsageError at start; later, the
- * last good content is kept.
+ * A file of credentials (bearer tokens, basic-auth users, proxy secrets): its entries, re-read
+ * when its modification time changes, so that rotating the ops credentials needs no restart.
+ * At start, an unreadable or empty file, or a refused line, is a UsageError. Later the file is
+ * what it says, failing closed: emptied, commented out, deleted or unreadable, it revokes every
+ * credential it held (logged once), and a refused line is left out (logged, naming its line).
  */
 export class CredentialFile {
-  private lines: readonly string[] = [];
+  private entries: readonly NamedSecret[] = [];
   private modified = -1;
+  /** Why the file grants nothing now, as last logged: logged again only when it changes. */
+  private revokedBecause: string | undefined;
 
   constructor(
     private readonly file: string,
     private readonly setting: string,
+    private readonly parse: (text: string) => ParsedCredentials,
+    private readonly logger: Logger,
   ) {
     this.refresh(true);
   }
 
-  current(): readonly string[] {
+  current(): readonly NamedSecret[] {
     this.refresh(false);
-    return this.lines;
+    return this.entries;
   }
 
   private refresh(first: boolean): void {
@@ -34,24 +41,53 @@ export class CredentialFile {
       if (modified === this.modified) return;
       text = readFileSync(this.file, 'utf8');
     } catch (error) {
-      if (!first) return;
+      const why = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+      if (!first) {
+        // Whatever comes back in its place is read, whatever its modification time.
+        this.modified = -1;
+        this.revoke(why);
+        return;
+      }
       throw new UsageError(
-        `${this.setting}: ${this.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); ` +
-          `${FIX}, or unset ${this.setting}`,
-        { cause: error },
+        `${this.setting}: ${this.file} ${why}; ${FIX}, or unset ${this.setting}`,
+        {
+          cause: error,
+        },
       );
     }
-    const lines = text
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '' && !line.startsWith('#'));
-    if (lines.length === 0) {
-      if (first) {
-        throw new UsageError(`${this.setting}: ${this.file} holds no credential; ${FIX}`);
-      }
+    const { entries, refused } = this.parse(text);
+    const problems = refused.map(({ line, problem }) => `${this.file} line ${line}: ${problem}`);
+    if (first && problems.length > 0) {
+      throw new UsageError(`${this.setting}: ${problems.join('; ')}`);
+    }
+    if (first && entries.length === 0) {
+      throw new UsageError(`${this.setting}: ${this.file} holds no credential; ${FIX}`);
+    }
+    this.modified = modified;
+    for (const problem of problems) {
+      this.logger.warn({ file: this.file }, `${this.setting}: ${problem}; the line is ignored`);
+    }
+    if (entries.length === 0) {
+      this.revoke('holds no credential');
       return;
     }
-    this.lines = lines;
-    this.modified = modified;
+    this.entries = entries;
+    this.revokedBecause = undefined;
+    if (!first) {
+      this.logger.info(
+        { file: this.file, credentials: entries.length },
+        `${this.setting}: re-read`,
+      );
+    }
+  }
+
+  private revoke(why: string): void {
+    this.entries = [];
+    if (this.revokedBecause === why) return;
+    this.revokedBecause = why;
+    this.logger.warn(
+      { file: this.file },
+      `${this.setting}: ${this.file} ${why}: every credential it held is revoked until it holds one again`,
+    );
   }
 }

@@ -41,11 +41,17 @@ export async function hashPassword(password: string): Promise<string> {
   return `$scrypt$N=${N},r=${R},p=${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/** The form {@link hashPassword} writes: its cost, its salt and its key. */
+const HASH_FORM = /^\$scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
+
+/** Whether `hash` is a hash paw can check a password against. */
+export function isPasswordHash(hash: string): boolean {
+  return HASH_FORM.test(hash);
+}
+
 /** Whether `password` matches `hash` (in constant time); false for a hash paw cannot read. */
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
-  const match = /^\$scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/.exec(
-    hash,
-  );
+  const match = HASH_FORM.exec(hash);
   if (match === null) return false;
   const [, n, r, p, salt, key] = match;
   const expected = Buffer.from(key ?? '', 'base64');

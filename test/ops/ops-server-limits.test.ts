@@ -1,0 +1,129 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpsServer } from '../../src/ops/ops-server.js';
+import { eventually } from '../support/eventually.js';
+import { captureLogs } from '../support/log-capture.js';
+import { open, slowClient } from './support/slow-client.js';
+import { startTestOpsServer } from './support/test-ops-server.js';
+
+const TOKEN = 'ops-token-2f6b9d1e4a8c7035';
+
+/**
+ * The client's side of each case lasts 20 s (80 bytes, one every 250 ms); the server is told to
+ * give a request 1 s, so it must hang up long before the client is done.
+ */
+const SLOW = { intervalMs: 250 };
+const EIGHTY_BYTES = 'x'.repeat(80);
+
+/**
+ * The ops server bounds what a client may hold: a request's headers and body must arrive within
+ * `http.requestTimeoutMs`, a refused request's connection is closed with its answer, bodies are
+ * small, and connections are capped.
+ */
+describe('the ops server’s limits', () => {
+  const logs = captureLogs('info');
+  let dir: string;
+  let server: OpsServer;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'paw-ops-limits-'));
+    await writeFile(join(dir, 'tokens'), `${TOKEN}\n`, { mode: 0o600 });
+    server = await startTestOpsServer(
+      'ops-limits',
+      {
+        PAW_OPS_TOKEN_FILE: join(dir, 'tokens'),
+        PAW_HTTP_REQUEST_TIMEOUT_MS: '1000',
+        PAW_HTTP_QUEUES_READ_ONLY: 'false',
+      },
+      logs.logger,
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const postHead = (headers: string) =>
+    `POST /api/runs/some-run/retry HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${EIGHTY_BYTES.length}\r\n${headers}\r\n`;
+
+  it('closes the connection of a refused POST whose body trickles in, with its 401', async () => {
+    const seen = await slowClient(server.url, postHead(''), EIGHTY_BYTES, SLOW);
+    expect(seen.response).toMatch(/^HTTP\/1\.1 401 /);
+    expect(seen.closedByServer, 'the server hung up before the client was done').toBe(true);
+    expect(seen.bytesSent).toBeLessThan(postHead('').length + EIGHTY_BYTES.length);
+  });
+
+  it('cuts off an authenticated request whose body trickles in', async () => {
+    const head = postHead(`Authorization: Bearer ${TOKEN}\r\n`);
+    const seen = await slowClient(server.url, head, EIGHTY_BYTES, SLOW);
+    expect(seen.closedByServer, 'the server hung up before the client was done').toBe(true);
+    expect(seen.bytesSent, 'bytes sent before the hang-up').toBeLessThan(
+      head.length + EIGHTY_BYTES.length,
+    );
+    expect(seen.response).not.toMatch(/^HTTP\/1\.1 2/);
+  });
+
+  it('cuts off a request whose headers trickle in, and a connection that says nothing', async () => {
+    const headers = `GET /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${EIGHTY_BYTES}`;
+    const slowHeaders = await slowClient(server.url, '', headers, SLOW);
+    expect(slowHeaders.closedByServer, 'the server hung up on the slow headers').toBe(true);
+    expect(slowHeaders.bytesSent).toBeLessThan(headers.length);
+    const silent = await slowClient(server.url, '', '', { ...SLOW, silentMs: 20_000 });
+    expect(silent.closedByServer, 'the server hung up on the silent connection').toBe(true);
+  });
+
+  it('refuses a body larger than anything the ops server takes', async () => {
+    const response = await request(`${server.url}/api/runs/some-run/retry`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'x'.repeat(200_000) }),
+    });
+    await response.body.dump();
+    expect(response.statusCode).toBe(413);
+  });
+});
+
+describe('the ops server’s connection cap', () => {
+  it('drops connections beyond http.maxConnections, and takes them again once others close', async () => {
+    const logs = captureLogs();
+    const server = await startTestOpsServer(
+      'ops-connection-cap',
+      { PAW_HTTP_MAX_CONNECTIONS: '2' },
+      logs.logger,
+    );
+    const held: Socket[] = [];
+    try {
+      // Two connections the server has surely taken: each has had an answer.
+      for (let index = 0; index < 2; index += 1) {
+        const socket = await open(server.url);
+        held.push(socket);
+        const answered = new Promise((resolve) => socket.once('data', resolve));
+        socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+        await answered;
+      }
+      const third = await slowClient(server.url, '', '', { intervalMs: 50, silentMs: 20_000 });
+      expect(third.closedByServer, 'the server dropped the connection beyond its cap').toBe(true);
+      expect(third.response).toBe('');
+      expect(held.every((socket) => !socket.destroyed && socket.readyState === 'open')).toBe(true);
+      held.splice(0).forEach((socket) => socket.destroy());
+      const status = await eventually(
+        'a connection to be taken once the others closed',
+        async () => {
+          const response = await request(`${server.url}/healthz`).catch(() => undefined);
+          await response?.body.dump();
+          return response?.statusCode;
+        },
+      );
+      expect(status).toBe(200);
+      expect(logs.text()).toMatch(/holds http\.maxConnections \(2\) connections/);
+    } finally {
+      held.forEach((socket) => socket.destroy());
+      await server.close();
+    }
+  });
+});
