@@ -100,7 +100,9 @@ describe('paw validate (real process)', () => {
       }),
       expect.objectContaining({
         file: resolve(dir, 'huge.yaml'),
-        message: expect.stringMatching(/5\.0 MB is more than paw reads .*; split it/) as unknown,
+        message: expect.stringMatching(
+          /\(5\.0 MiB\) is more than 4 MiB, the most paw reads from a YAML file; split it/,
+        ) as unknown,
       }),
     ]);
     const text = await runPaw(['validate', '--jobs', dir], { env: {}, cwd: tmpdir() });

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { FileTooLargeError, readCappedFileSync } from '../../fs/read-capped-file.js';
 import { UsageError } from '../../errors/usage-error.js';
 
 const FIX =
@@ -32,9 +33,15 @@ export class CredentialFile {
     try {
       modified = statSync(this.file).mtimeMs;
       if (modified === this.modified) return;
-      text = readFileSync(this.file, 'utf8');
+      text = readCappedFileSync(this.file, {
+        maxBytes: 1024 * 1024,
+        what: 'an ops credentials file',
+      });
     } catch (error) {
       if (!first) return;
+      if (error instanceof FileTooLargeError) {
+        throw new UsageError(`${this.setting}: ${error.message}`, { cause: error });
+      }
       throw new UsageError(
         `${this.setting}: ${this.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); ` +
           `${FIX}, or unset ${this.setting}`,

@@ -1,8 +1,9 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { Secret } from '../../config/secret.js';
 import { UsageError } from '../../errors/usage-error.js';
+import { readCappedFile } from '../../fs/read-capped-file.js';
 import type { Logger } from '../../log/logger.js';
 import { writeFileAtomically } from '../../platform/auth/credentials-file.js';
 
@@ -70,8 +71,10 @@ export async function readJournal(
   const file = journalPathOf(sink);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // A journal is a few hundred bytes.
+    text = await readCappedFile(file, { maxBytes: 64 * 1024, what: 'a rotation journal' });
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(
       `${file}: the rotation journal cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
