@@ -228,8 +228,14 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The platform's message as one line of at most {@link MAX_MESSAGE_LENGTH} characters: its line
+ * breaks become spaces, so that wherever it is printed (a terminal, a table) it cannot start a
+ * line of its own and pass for one of paw's, or for a log record.
+ */
 function shorten(value: string): string {
-  return value.length > MAX_MESSAGE_LENGTH ? `${value.slice(0, MAX_MESSAGE_LENGTH)}…` : value;
+  const line = value.replace(/\s*[\r\n]+\s*/g, ' ');
+  return line.length > MAX_MESSAGE_LENGTH ? `${line.slice(0, MAX_MESSAGE_LENGTH)}…` : line;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
