@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
+import { describeSize } from '../text/describe-size.js';
 
 /** How much of a file paw reads, and what to call it in a refusal. */
 export interface FileCap {
@@ -106,14 +107,4 @@ function decode(
   }
   const text = buffer.toString('utf8', 0, length);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/** `1 MiB`, `64 KiB`, `5.0 MiB`, `812 bytes`. */
-function describeSize(bytes: number): string {
-  const MiB = 1024 * 1024;
-  if (bytes >= MiB)
-    return bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${(bytes / MiB).toFixed(1)} MiB`;
-  if (bytes >= 1024)
-    return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
 }

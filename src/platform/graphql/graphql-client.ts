@@ -3,6 +3,7 @@ import { appendPath } from '../http/append-path.js';
 import { errorFromStatus, malformedResponse } from '../http/error-factory.js';
 import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
 import type { IncomingResponse } from '../http/http-transport.js';
+import { readAnswerJson } from '../http/parse-json-body.js';
 import { UnavailableError, type PlatformError } from '../http/platform-errors.js';
 import { fieldsOf } from '../rest/envelope.js';
 
@@ -75,6 +76,8 @@ export class GraphqlClient {
       url: appendPath(this.options.baseUrl, GRAPHQL_PATH),
       allowedOrigin: this.options.baseUrl.origin,
       idempotent: operation.kind === 'query',
+      // A query may read a page of a list; a mutation answers about one object.
+      answer: operation.kind === 'query' ? 'page' : 'single',
       gated: true,
       authorization: this.options.authorization,
       body: {
@@ -95,19 +98,7 @@ function parseGraphqlResponse<S extends z.ZodType>(
   operation: GraphqlOperation<S>,
 ): z.output<S> {
   const name = operation.operationName;
-  let json: unknown;
-  try {
-    json = JSON.parse(response.body);
-  } catch {
-    throw malformedResponse({
-      operation: name,
-      status: response.status,
-      problem: 'the body is not JSON',
-      notJson: true,
-      requestId: response.requestId,
-    });
-  }
-  const parsed = responseSchema.safeParse(json);
+  const parsed = responseSchema.safeParse(readAnswerJson(response, name));
   if (!parsed.success) {
     throw malformedResponse({
       operation: name,

@@ -1,3 +1,4 @@
+import { answerCostProblem } from './answer-limits.js';
 import {
   AuthenticationError,
   ConflictError,
@@ -20,6 +21,8 @@ export const LocalErrorCode = {
   connectTimeout: 'TIMEOUT_CONNECT',
   headersTimeout: 'TIMEOUT_HEADERS',
   bodyTimeout: 'TIMEOUT_BODY',
+  /** An answer larger, or nested deeper, than paw accepts from that endpoint (not retried). */
+  oversizedResponse: 'RESPONSE_TOO_LARGE',
 } as const;
 
 /** Longest platform message kept in an error (an HTML error page is not a message). */
@@ -95,6 +98,8 @@ function readFailureBody(body: string): {
   code: string | undefined;
   message: string | undefined;
 } {
+  // A failure is classified by its status; a body too costly to parse just has no message.
+  if (answerCostProblem(body) !== undefined) return { code: undefined, message: undefined };
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -202,6 +207,26 @@ export function malformedResponse(options: {
     operation: options.operation,
     status: options.status,
     code: options.notJson ? LocalErrorCode.malformedResponse : LocalErrorCode.unexpectedResponse,
+    message: `unusable response: ${options.problem}`,
+    requestId: options.requestId,
+    mayHaveTakenEffect: true,
+  });
+}
+
+/**
+ * A 2xx answer paw will not parse: larger than its endpoint's bound, or nested too deep. Not
+ * retried: the platform would answer the same.
+ */
+export function oversizedResponse(options: {
+  operation: string;
+  status: number;
+  problem: string;
+  requestId?: string | undefined;
+}): ProtocolError {
+  return new ProtocolError({
+    operation: options.operation,
+    status: options.status,
+    code: LocalErrorCode.oversizedResponse,
     message: `unusable response: ${options.problem}`,
     requestId: options.requestId,
     mayHaveTakenEffect: true,

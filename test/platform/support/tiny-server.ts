@@ -8,7 +8,10 @@ interface TinyRequest {
   readonly body: string;
 }
 
-export type TinyHandler = (request: TinyRequest) => { status: number; body?: unknown } | undefined;
+/** An answer: `body` sent as JSON, or `raw` sent as it is (a body JSON.stringify cannot make). */
+export type TinyHandler = (
+  request: TinyRequest,
+) => { status: number; body?: unknown; raw?: string } | undefined;
 
 /** A throwaway HTTP server on 127.0.0.1 for the few cases the simulator cannot produce. */
 export interface TinyServer {
@@ -31,7 +34,7 @@ export async function startTinyServer(handler: TinyHandler): Promise<TinyServer>
       };
       requests.push(request);
       const answer = handler(request) ?? { status: 404, body: { error: 'not here' } };
-      const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
+      const text = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
     });
   });
