@@ -10,7 +10,7 @@ import {
   type DefinitionProblem,
 } from './definition-problem.js';
 import { DEFINITION_SCHEMAS, JOB_KINDS, isJobKind, type JobDefinition } from './job-definition.js';
-import { sinkFolderFix, sinkFolderProblem } from './sink-folder.js';
+import { sinkFolderProblem } from './sink-folder.js';
 import { CALENDARS_FILE_NAMES, readCalendars, type CalendarsReport } from './calendars-file.js';
 import type { Settings } from '../config/settings-schema.js';
 import { Vocabulary } from '../platform/vocabulary/vocabulary.js';
@@ -88,8 +88,8 @@ export async function checkDefinitions(
           line: position?.line,
           column: position?.column,
           path: 'sink.file',
-          message: sinkProblem,
-          fix: sinkFolderFix(sink),
+          message: sinkProblem.message,
+          fix: sinkProblem.fix,
         });
         continue;
       }

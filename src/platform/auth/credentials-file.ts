@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { Secret } from '../../config/secret.js';
 import { UsageError } from '../../errors/usage-error.js';
 import { readCappedFile, type FileCap } from '../../fs/read-capped-file.js';
-import { writePrivateFileAtomically } from '../../fs/write-private-file.js';
+import {
+  writePrivateFileAtomically,
+  type PrivateWriteOptions,
+} from '../../fs/write-private-file.js';
 
 /** The path every platform token endpoint has; `{base_url}` is what comes before it. */
 export const TOKEN_ENDPOINT_PATH = '/api/client_token';
@@ -122,6 +125,7 @@ export interface NewCredentials {
 export async function writeCredentialsFile(
   file: string,
   credentials: NewCredentials,
+  options: PrivateWriteOptions = {},
 ): Promise<void> {
   const content = `${JSON.stringify(
     {
@@ -133,14 +137,19 @@ export async function writeCredentialsFile(
     null,
     2,
   )}\n`;
-  await writeFileAtomically(file, content);
+  await writeFileAtomically(file, content, options);
 }
 
 /** Writes `content` to `file` with mode 0600, atomically (see {@link writeCredentialsFile}). */
-export async function writeFileAtomically(file: string, content: string): Promise<void> {
+export async function writeFileAtomically(
+  file: string,
+  content: string,
+  options: PrivateWriteOptions = {},
+): Promise<void> {
   try {
-    await writePrivateFileAtomically(file, content);
+    await writePrivateFileAtomically(file, content, options);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`${file}: cannot be written (${code ?? 'error'})`, { cause: error });
   }

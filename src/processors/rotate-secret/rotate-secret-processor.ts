@@ -160,9 +160,9 @@ async function runRotation(
           ownAccount: result.ownAccount,
           rotations: result.rotations,
           recoveredInterruptedRotation: result.recoveredInterrupted,
-          ...(result.refusedAccessTokenOrigin === undefined
+          ...(result.refusedAccessTokenUri === undefined
             ? {}
-            : { refusedAccessTokenOrigin: result.refusedAccessTokenOrigin }),
+            : { refusedAccessTokenUri: result.refusedAccessTokenUri }),
         },
       });
       crashPoints.reach('rotate.after-outcome');

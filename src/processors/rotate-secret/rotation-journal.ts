@@ -5,6 +5,7 @@ import { Secret } from '../../config/secret.js';
 import { UsageError } from '../../errors/usage-error.js';
 import { readCappedFile } from '../../fs/read-capped-file.js';
 import type { Logger } from '../../log/logger.js';
+import { assertPrivateWrittenFolder } from '../../definitions/sink-folder.js';
 import { writeFileAtomically } from '../../platform/auth/credentials-file.js';
 
 /**
@@ -120,7 +121,10 @@ export async function readJournal(
   };
 }
 
-/** Writes (or replaces) the journal of `journal.sink`: 0600, atomically, flushed to disk. */
+/**
+ * Writes (or replaces) the journal of `journal.sink`: 0600, atomically, flushed to disk, and
+ * only into a folder no one else can write in.
+ */
 export async function writeJournal(journal: RotationJournal): Promise<void> {
   const content = {
     version: 1,
@@ -137,7 +141,9 @@ export async function writeJournal(journal: RotationJournal): Promise<void> {
       ? {}
       : { recoveryTokenExpiresAt: journal.recoveryTokenExpiresAt }),
   };
-  await writeFileAtomically(journalPathOf(journal.sink), `${JSON.stringify(content, null, 2)}\n`);
+  await writeFileAtomically(journalPathOf(journal.sink), `${JSON.stringify(content, null, 2)}\n`, {
+    checkFolder: assertPrivateWrittenFolder,
+  });
 }
 
 /** Deletes the journal of `sink` (nothing if there is none). */

@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../../errors/usage-error.js';
 import { writeCredentialsFile } from '../../platform/auth/credentials-file.js';
-import { assertPrivateSinkFolder } from '../../definitions/sink-folder.js';
+import {
+  assertPrivateSinkFolder,
+  assertPrivateWrittenFolder,
+} from '../../definitions/sink-folder.js';
 import type { IssuedAccessToken } from '../../platform/auth/token-request.js';
 import { isRetryable } from '../../platform/http/is-retryable.js';
 import {
@@ -27,8 +30,8 @@ export interface RotationResult {
   readonly recoveredInterrupted: boolean;
   /** Whether the account is the one paw runs as (paw switched to the new secret). */
   readonly ownAccount: boolean;
-  /** An origin the platform's answer named as the token address, refused (never written). */
-  readonly refusedAccessTokenOrigin?: string | undefined;
+  /** A token address the platform's answer named, refused (never written). */
+  readonly refusedAccessTokenUri?: string | undefined;
 }
 
 export interface RotationRequest {
@@ -120,8 +123,8 @@ export class SecretRotation {
     logger.info({ runId, clientId, sink, ownAccount }, 'rotation journal written; rotating');
     crashPoints.reach('rotate.after-journal');
 
-    const { refusedAccessTokenOrigin } = await this.rotateAndStore(journal, 'rotate', signal);
-    return { rotations: 1, recoveredInterrupted, ownAccount, refusedAccessTokenOrigin };
+    const { refusedAccessTokenUri } = await this.rotateAndStore(journal, 'rotate', signal);
+    return { rotations: 1, recoveredInterrupted, ownAccount, refusedAccessTokenUri };
   }
 
   /**
@@ -136,6 +139,8 @@ export class SecretRotation {
     signal?: AbortSignal,
   ): Promise<{ rotated: boolean }> {
     const { platform, crashPoints, logger } = this.dependencies;
+    // At start-up as in a run: a sink others could write in is neither trusted nor rewritten.
+    await assertPrivateSinkFolder(journal.sink);
     const state = await checkSink(platform, journal.sink, journal.clientId, signal);
     const context = { runId: journal.runId, clientId: journal.clientId, sink: journal.sink };
     if (state === 'works') {
@@ -194,7 +199,7 @@ export class SecretRotation {
     journal: RotationJournal,
     stage: 'rotate' | 'rotate.recovery',
     signal: AbortSignal | undefined,
-  ): Promise<{ readonly refusedAccessTokenOrigin?: string | undefined }> {
+  ): Promise<{ readonly refusedAccessTokenUri?: string | undefined }> {
     const { platform, crashPoints, logger } = this.dependencies;
     const { runId, clientId, sink } = journal;
     const accounts =
@@ -220,15 +225,15 @@ export class SecretRotation {
         mayHaveTakenEffect: true,
       });
     }
-    if (issued.refusedAccessTokenOrigin !== undefined) {
-      // Written as is, the next user of the sink would post the secret to that origin.
+    if (issued.refusedAccessTokenUri !== undefined) {
+      // Written as is, the next user of the sink would post the secret there, or nowhere.
       logger.warn(
-        { runId, clientId, sink, answeredOrigin: issued.refusedAccessTokenOrigin },
+        { runId, clientId, sink, answeredTokenUri: issued.refusedAccessTokenUri },
         "the platform's rotation answer named another token address; the sink keeps the platform's own",
       );
     }
     try {
-      await writeCredentialsFile(sink, issued);
+      await writeCredentialsFile(sink, issued, { checkFolder: assertPrivateWrittenFolder });
       crashPoints.reach(`${stage}.after-sink-write`);
       if (journal.recoveryToken !== undefined) {
         // paw's own account: from now on paw's token requests use the new secret.
@@ -249,7 +254,7 @@ export class SecretRotation {
       throw new RotationIncompleteError(clientId, sink, error);
     }
     logger.info({ runId, clientId, sink }, 'the new secret authenticates');
-    return { refusedAccessTokenOrigin: issued.refusedAccessTokenOrigin };
+    return { refusedAccessTokenUri: issued.refusedAccessTokenUri };
   }
 
   /** Proves the sink's secret works, allowing the platform a moment to accept a new secret. */

@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,9 @@ import { journalPathOf } from '../../../src/processors/rotate-secret/rotation-jo
 import { exampleDefinition, jobsFolder } from '../../support/definitions.js';
 import { startProcessorHarness, type ProcessorHarness } from '../support/processor-harness.js';
 import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
+
+/** Runs paw's tests as root (as CI does): only then can a test give a folder to another user. */
+const ROOT = process.getuid?.() === 0;
 
 let harness: ProcessorHarness;
 let worker: Worker | undefined;
@@ -77,7 +80,9 @@ describe('rotation holes', () => {
       expect(written.access_token_uri).toBe(`${harness.sim.baseUrl}/api/client_token`);
       expect(await authenticates(harness.sim, app.file)).toBe(true);
       const item = await harness.outcomes.getItem(runId, 'rotate');
-      expect(item?.details?.['refusedAccessTokenOrigin']).toBe('https://attacker.example');
+      expect(item?.details?.['refusedAccessTokenUri']).toBe(
+        'https://attacker.example/api/client_token',
+      );
       expect(harness.logs.text()).toMatch(/named another token address/);
     } finally {
       await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: null });
@@ -129,7 +134,7 @@ describe('rotation holes', () => {
     expect(report.problems.map((problem) => problem.message).join('\n')).toMatch(
       /folder .*world-writable.* can be written by other users/,
     );
-    expect(report.problems[0]?.fix).toMatch(/chmod o-w/);
+    expect(report.problems[0]?.fix).toMatch(/chmod go-w/);
 
     const app = await createTestAccount(
       harness.platform,
@@ -148,5 +153,156 @@ describe('rotation holes', () => {
       /can be written by other users/,
     );
     await expect(lstat(join(open, 'sink.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('at start-up, refuses to finish an interrupted rotation whose sink folder others can write', async () => {
+    const open = join(harness.dir, 'open-recovery');
+    await mkdir(open);
+    await chmod(open, 0o777);
+    const app = await createTestAccount(
+      harness.platform,
+      harness.sim,
+      open,
+      'app',
+      'Read Only Admin',
+    );
+    // What a crash after rotateServiceAccountSecret leaves: a journal, the sink in Redis, and a
+    // sink whose secret the platform now refuses (so recovery would rotate and write again).
+    const now = new Date().toISOString();
+    await writeFile(
+      journalPathOf(app.file),
+      JSON.stringify({
+        version: 1,
+        runId: 'rotate-open@20250101T030000Z',
+        clientId: app.clientId,
+        sink: app.file,
+        phase: 'rotating',
+        startedAt: now,
+        updatedAt: now,
+      }),
+      { mode: 0o600 },
+    );
+    await harness.redis.hset(
+      `${harness.settings.redis.prefix}:rotate-secret:journals`,
+      app.file,
+      app.clientId,
+    );
+    await harness.platform.graphql.serviceAccounts.rotateSecret(app.clientId);
+    const before = await secretIn(app.file);
+
+    await harness.processor('rotate-secret').recover?.(new AbortController().signal);
+
+    expect((await secretIn(app.file)) === before, 'the sink holds another secret').toBe(true);
+    const failure = harness.logs
+      .records()
+      .find((record) => record['msg'] === 'could not finish an interrupted rotation at start-up');
+    expect(failure?.['err'], harness.logs.text()).toContain(
+      `the sink's folder ${open} is world-writable`,
+    );
+  });
+
+  it("refuses a sink that is a link into a folder others can write: the check is of the target's folder", async () => {
+    const open = join(harness.dir, 'open-target');
+    await mkdir(open);
+    await chmod(open, 0o777);
+    const app = await createTestAccount(
+      harness.platform,
+      harness.sim,
+      open,
+      'app',
+      'Read Only Admin',
+    );
+    const privateDir = join(harness.dir, 'private-link');
+    await mkdir(privateDir, { mode: 0o700 });
+    const link = join(privateDir, 'sink.json');
+    await symlink(app.file, link);
+    const before = await secretIn(app.file);
+    worker = await harness.startWorker('rotate-secret');
+
+    const runId = await harness.fire(rotation('rotate-link-out', app.clientId, link));
+    expect((await harness.waitForRun(runId)).status).toBe('failed');
+    expect((await harness.outcomes.getItem(runId, 'rotate'))?.errorMessage).toContain(
+      `the sink's folder ${open} is world-writable`,
+    );
+    expect((await secretIn(app.file)) === before, 'the sink holds another secret').toBe(true);
+  });
+
+  it('refuses a sink folder its group can write, at validation and at run time', async () => {
+    const shared = join(harness.dir, 'group-writable');
+    await mkdir(shared);
+    await chmod(shared, 0o770);
+    const sink = join(shared, 'sink.json');
+    const jobs = await jobsFolder({
+      'rotate.yaml': `id: r\nkind: rotate-secret\nschedule: { cron: "0 3 1 * *" }\nserviceAccount: { clientId: "client|5b1d7f3e-2c4a-4e8b-9f6d-0a1b2c3d4e5f" }\nsink: { file: ${sink} }\n`,
+    });
+    const report = await checkDefinitions(jobs);
+    expect(report.problems.map((problem) => problem.message).join('\n')).toContain(
+      `the sink's folder ${shared} is group-writable (mode 770)`,
+    );
+    expect(report.problems[0]?.fix).toMatch(/chmod go-w/);
+
+    const app = await createTestAccount(
+      harness.platform,
+      harness.sim,
+      harness.dir,
+      'app-g',
+      'Read Only Admin',
+    );
+    worker = await harness.startWorker('rotate-secret');
+    const runId = await harness.fire(rotation('rotate-group', app.clientId, sink));
+    expect((await harness.waitForRun(runId)).status).toBe('failed');
+    await expect(lstat(sink)).rejects.toThrow(/ENOENT/);
+  });
+
+  it.skipIf(!ROOT)('refuses a sink folder another user owns', async () => {
+    const theirs = join(harness.dir, 'other-owner');
+    await mkdir(theirs, { mode: 0o755 });
+    await chown(theirs, 65534, 65534);
+    const app = await createTestAccount(
+      harness.platform,
+      harness.sim,
+      harness.dir,
+      'app-o',
+      'Read Only Admin',
+    );
+    worker = await harness.startWorker('rotate-secret');
+    const runId = await harness.fire(
+      rotation('rotate-other-owner', app.clientId, join(theirs, 'sink.json')),
+    );
+    expect((await harness.waitForRun(runId)).status).toBe('failed');
+    expect((await harness.outcomes.getItem(runId, 'rotate'))?.errorMessage).toContain(
+      `the sink's folder ${theirs} belongs to another user (uid 65534)`,
+    );
+    await expect(lstat(join(theirs, 'sink.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("stores the platform's own token address when the answer names one on its origin with an odd path", async () => {
+    const dir = join(harness.dir, 'odd-path');
+    await mkdir(dir, { mode: 0o700 });
+    const app = await createTestAccount(
+      harness.platform,
+      harness.sim,
+      dir,
+      'app',
+      'Read Only Admin',
+    );
+    worker = await harness.startWorker('rotate-secret');
+    // `http:host:port/...` without slashes resolves against the platform's address to
+    // http://host:port/host:port/api/client_token: the same origin, a path that is no endpoint.
+    const odd = harness.sim.baseUrl.replace('http://', 'http:') + '/api/client_token';
+    await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: odd });
+    try {
+      const runId = await harness.fire(rotation('rotate-odd-path', app.clientId, app.file));
+      expect((await harness.waitForRun(runId)).status).toBe('succeeded');
+      const written = JSON.parse(await readFile(app.file, 'utf8')) as { access_token_uri: string };
+      expect(written.access_token_uri).toBe(`${harness.sim.baseUrl}/api/client_token`);
+      expect(await authenticates(harness.sim, app.file)).toBe(true);
+      const item = await harness.outcomes.getItem(runId, 'rotate');
+      expect(item?.details?.['refusedAccessTokenUri']).toBe(
+        `${harness.sim.baseUrl}/${new URL(harness.sim.baseUrl).host}/api/client_token`,
+      );
+    } finally {
+      await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: null });
+    }
   });
 });
