@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/config/load-settings.js';
 import { ProtocolError, UnavailableError } from '../../src/platform/http/platform-errors.js';
-import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
+import type { PlatformClient } from '../../src/platform/platform-client.js';
 import { captureLogs } from '../support/log-capture.js';
 import {
-  startTinyServer,
-  tokenAnswer,
+  startTinyPlatform,
+  TINY_CLIENT_ID,
   type TinyHandler,
   type TinyServer,
 } from './support/tiny-server.js';
-
-const CLIENT_ID = 'client|11111111-2222-4333-8444-555555555555';
 
 /** JSON nested `depth` levels deep: `[[[…]]]`, valid, and costly to parse into objects. */
 function nested(depth: number): string {
@@ -36,22 +33,12 @@ describe('the cost of one platform answer is bounded', () => {
     await Promise.all(servers.splice(0).map((server) => server.close()));
   });
 
-  async function platform(handler: TinyHandler): Promise<PlatformClient> {
-    const server = await startTinyServer((request) => {
-      if (request.url.pathname === '/api/client_token') return tokenAnswer(CLIENT_ID);
-      if (request.url.pathname === '/api/session') return { status: 204 };
-      return handler(request);
+  async function platform(handler: TinyHandler, ownTokenEndpoint = false): Promise<PlatformClient> {
+    const { server, client } = await startTinyPlatform(handler, {
+      logger: captureLogs().logger,
+      ownTokenEndpoint,
     });
     servers.push(server);
-    const { settings } = await loadSettings({
-      env: {
-        PAW_PLATFORM_URL: server.baseUrl,
-        PAW_CLIENT_ID: CLIENT_ID,
-        PAW_CLIENT_SECRET: 'tiny-secret',
-        PAW_PLATFORM_RETRY_BASE_DELAY_MS: '10',
-      },
-    });
-    const client = await createPlatformClient({ settings, logger: captureLogs().logger });
     clients.push(client);
     return client;
   }
@@ -103,21 +90,13 @@ describe('the cost of one platform answer is bounded', () => {
   });
 
   it('refuses a token answer nested deeper than the limit', async () => {
-    const server = await startTinyServer((request) =>
-      request.url.pathname === '/api/client_token'
-        ? { status: 200, raw: `{"client_id":"${CLIENT_ID}","access_token":${nested(500)}}` }
-        : undefined,
+    const client = await platform(
+      (request) =>
+        request.url.pathname === '/api/client_token'
+          ? { status: 200, raw: `{"client_id":"${TINY_CLIENT_ID}","access_token":${nested(500)}}` }
+          : undefined,
+      true,
     );
-    servers.push(server);
-    const { settings } = await loadSettings({
-      env: {
-        PAW_PLATFORM_URL: server.baseUrl,
-        PAW_CLIENT_ID: CLIENT_ID,
-        PAW_CLIENT_SECRET: 'tiny-secret',
-      },
-    });
-    const client = await createPlatformClient({ settings, logger: captureLogs().logger });
-    clients.push(client);
     const error = await client.rest.workloads.get('w').catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'RESPONSE_TOO_LARGE',

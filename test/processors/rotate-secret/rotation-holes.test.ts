@@ -34,6 +34,32 @@ function rotation(id: string, clientId: string, sink: string): JobDefinition {
   });
 }
 
+/** A read-only account whose credentials file is in a new folder of the given mode. */
+async function readOnlyAccountIn(folder: string, mode: number) {
+  await mkdir(folder);
+  await chmod(folder, mode);
+  return createTestAccount(harness.platform, harness.sim, folder, 'app', 'Read Only Admin');
+}
+
+/**
+ * Rotates a new account's secret into `sink`, which paw must refuse: the run fails and nothing is
+ * written. Returns the reason recorded.
+ */
+async function refusedRotation(slug: string, sink: string): Promise<string | null | undefined> {
+  const app = await createTestAccount(
+    harness.platform,
+    harness.sim,
+    harness.dir,
+    slug,
+    'Read Only Admin',
+  );
+  worker = await harness.startWorker('rotate-secret');
+  const runId = await harness.fire(rotation(`rotate-${slug}`, app.clientId, sink));
+  expect((await harness.waitForRun(runId)).status).toBe('failed');
+  await expect(lstat(sink)).rejects.toThrow(/ENOENT/);
+  return (await harness.outcomes.getItem(runId, 'rotate'))?.errorMessage;
+}
+
 /** What an attacker or an accident could do to a rotation, and what paw does instead. */
 describe('rotation holes', () => {
   it("writes through a sink that is a symlink to paw's own credentials file: paw's file holds the working secret", async () => {
@@ -59,35 +85,52 @@ describe('rotation holes', () => {
     expect(token.clientId).toBe(own.clientId);
   });
 
-  it('never writes an answer naming another token address into the sink: the trusted one is kept, and the answer reported', async () => {
-    const dir = join(harness.dir, 'foreign-uri');
-    await mkdir(dir, { mode: 0o700 });
-    const app = await createTestAccount(
-      harness.platform,
-      harness.sim,
-      dir,
-      'app',
-      'Read Only Admin',
-    );
-    worker = await harness.startWorker('rotate-secret');
-    await harness.simControl('PUT', '/_sim/access-token-uri', {
-      accessTokenUri: 'https://attacker.example/api/client_token',
-    });
-    try {
-      const runId = await harness.fire(rotation('rotate-foreign-uri', app.clientId, app.file));
-      expect((await harness.waitForRun(runId)).status).toBe('succeeded');
-      const written = JSON.parse(await readFile(app.file, 'utf8')) as { access_token_uri: string };
-      expect(written.access_token_uri).toBe(`${harness.sim.baseUrl}/api/client_token`);
-      expect(await authenticates(harness.sim, app.file)).toBe(true);
-      const item = await harness.outcomes.getItem(runId, 'rotate');
-      expect(item?.details?.['refusedAccessTokenUri']).toBe(
-        'https://attacker.example/api/client_token',
+  it.each([
+    {
+      where: 'on another origin',
+      slug: 'foreign-uri',
+      answer: () => 'https://attacker.example/api/client_token',
+      reported: () => 'https://attacker.example/api/client_token',
+    },
+    {
+      // `http:host:port/...` without slashes resolves against the platform's address to
+      // http://host:port/host:port/api/client_token: its origin, a path that is no endpoint.
+      where: 'on its origin with an odd path',
+      slug: 'odd-path',
+      answer: () => `${harness.sim.baseUrl.replace('http://', 'http:')}/api/client_token`,
+      reported: () =>
+        `${harness.sim.baseUrl}/${new URL(harness.sim.baseUrl).host}/api/client_token`,
+    },
+  ])(
+    "never writes an answer naming another token address ($where) into the sink: the platform's own is kept, and the answer reported",
+    async ({ slug, answer, reported }) => {
+      const dir = join(harness.dir, slug);
+      await mkdir(dir, { mode: 0o700 });
+      const app = await createTestAccount(
+        harness.platform,
+        harness.sim,
+        dir,
+        'app',
+        'Read Only Admin',
       );
-      expect(harness.logs.text()).toMatch(/named another token address/);
-    } finally {
-      await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: null });
-    }
-  });
+      worker = await harness.startWorker('rotate-secret');
+      await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: answer() });
+      try {
+        const runId = await harness.fire(rotation(`rotate-${slug}`, app.clientId, app.file));
+        expect((await harness.waitForRun(runId)).status).toBe('succeeded');
+        const written = JSON.parse(await readFile(app.file, 'utf8')) as {
+          access_token_uri: string;
+        };
+        expect(written.access_token_uri).toBe(`${harness.sim.baseUrl}/api/client_token`);
+        expect(await authenticates(harness.sim, app.file)).toBe(true);
+        const item = await harness.outcomes.getItem(runId, 'rotate');
+        expect(item?.details?.['refusedAccessTokenUri']).toBe(reported());
+        expect(harness.logs.text()).toMatch(/named another token address/);
+      } finally {
+        await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: null });
+      }
+    },
+  );
 
   it('ignores, with a warning, a journal planted beside the sink that names another sink or account', async () => {
     const dir = join(harness.dir, 'planted');
@@ -123,49 +166,35 @@ describe('rotation holes', () => {
     );
   });
 
-  it('refuses, at validation and at run time, a sink folder others can write', async () => {
-    const open = join(harness.dir, 'world-writable');
-    await mkdir(open);
-    await chmod(open, 0o777);
-    const jobs = await jobsFolder({
-      'rotate.yaml': `id: r\nkind: rotate-secret\nschedule: { cron: "0 3 1 * *" }\nserviceAccount: { clientId: "client|5b1d7f3e-2c4a-4e8b-9f6d-0a1b2c3d4e5f" }\nsink: { file: ${join(open, 'sink.json')} }\n`,
-    });
-    const report = await checkDefinitions(jobs);
-    expect(report.problems.map((problem) => problem.message).join('\n')).toMatch(
-      /folder .*world-writable.* can be written by other users/,
-    );
-    expect(report.problems[0]?.fix).toMatch(/chmod go-w/);
-
-    const app = await createTestAccount(
-      harness.platform,
-      harness.sim,
-      harness.dir,
-      'app2',
-      'Read Only Admin',
-    );
-    worker = await harness.startWorker('rotate-secret');
-    const runId = await harness.fire(
-      rotation('rotate-open-folder', app.clientId, join(open, 'sink.json')),
-    );
-    const run = await harness.waitForRun(runId);
-    expect(run.status).toBe('failed');
-    expect((await harness.outcomes.getItem(runId, 'rotate'))?.errorMessage).toMatch(
-      /can be written by other users/,
-    );
-    await expect(lstat(join(open, 'sink.json'))).rejects.toThrow(/ENOENT/);
-  });
+  it.each([
+    { who: 'everyone', mode: 0o777, problem: 'world-writable (mode 777)', writers: 'other users' },
+    {
+      who: 'its group',
+      mode: 0o770,
+      problem: 'group-writable (mode 770)',
+      writers: 'the members of its group',
+    },
+  ])(
+    'refuses, at validation and at run time, a sink folder $who can write',
+    async ({ mode, problem, writers }) => {
+      const folder = join(harness.dir, `writable-${mode.toString(8)}`);
+      await mkdir(folder);
+      await chmod(folder, mode);
+      const sink = join(folder, 'sink.json');
+      const jobs = await jobsFolder({
+        'rotate.yaml': `id: r\nkind: rotate-secret\nschedule: { cron: "0 3 1 * *" }\nserviceAccount: { clientId: "client|5b1d7f3e-2c4a-4e8b-9f6d-0a1b2c3d4e5f" }\nsink: { file: ${sink} }\n`,
+      });
+      const report = await checkDefinitions(jobs);
+      const expected = `the sink's folder ${folder} is ${problem}: it can be written by ${writers}`;
+      expect(report.problems.map((found) => found.message).join('\n')).toContain(expected);
+      expect(report.problems[0]?.fix).toMatch(/chmod go-w/);
+      expect(await refusedRotation(`writable-${mode.toString(8)}`, sink)).toContain(expected);
+    },
+  );
 
   it('at start-up, refuses to finish an interrupted rotation whose sink folder others can write', async () => {
     const open = join(harness.dir, 'open-recovery');
-    await mkdir(open);
-    await chmod(open, 0o777);
-    const app = await createTestAccount(
-      harness.platform,
-      harness.sim,
-      open,
-      'app',
-      'Read Only Admin',
-    );
+    const app = await readOnlyAccountIn(open, 0o777);
     // What a crash after rotateServiceAccountSecret leaves: a journal, the sink in Redis, and a
     // sink whose secret the platform now refuses (so recovery would rotate and write again).
     const now = new Date().toISOString();
@@ -203,15 +232,7 @@ describe('rotation holes', () => {
 
   it("refuses a sink that is a link into a folder others can write: the check is of the target's folder", async () => {
     const open = join(harness.dir, 'open-target');
-    await mkdir(open);
-    await chmod(open, 0o777);
-    const app = await createTestAccount(
-      harness.platform,
-      harness.sim,
-      open,
-      'app',
-      'Read Only Admin',
-    );
+    const app = await readOnlyAccountIn(open, 0o777);
     const privateDir = join(harness.dir, 'private-link');
     await mkdir(privateDir, { mode: 0o700 });
     const link = join(privateDir, 'sink.json');
@@ -227,82 +248,12 @@ describe('rotation holes', () => {
     expect((await secretIn(app.file)) === before, 'the sink holds another secret').toBe(true);
   });
 
-  it('refuses a sink folder its group can write, at validation and at run time', async () => {
-    const shared = join(harness.dir, 'group-writable');
-    await mkdir(shared);
-    await chmod(shared, 0o770);
-    const sink = join(shared, 'sink.json');
-    const jobs = await jobsFolder({
-      'rotate.yaml': `id: r\nkind: rotate-secret\nschedule: { cron: "0 3 1 * *" }\nserviceAccount: { clientId: "client|5b1d7f3e-2c4a-4e8b-9f6d-0a1b2c3d4e5f" }\nsink: { file: ${sink} }\n`,
-    });
-    const report = await checkDefinitions(jobs);
-    expect(report.problems.map((problem) => problem.message).join('\n')).toContain(
-      `the sink's folder ${shared} is group-writable (mode 770)`,
-    );
-    expect(report.problems[0]?.fix).toMatch(/chmod go-w/);
-
-    const app = await createTestAccount(
-      harness.platform,
-      harness.sim,
-      harness.dir,
-      'app-g',
-      'Read Only Admin',
-    );
-    worker = await harness.startWorker('rotate-secret');
-    const runId = await harness.fire(rotation('rotate-group', app.clientId, sink));
-    expect((await harness.waitForRun(runId)).status).toBe('failed');
-    await expect(lstat(sink)).rejects.toThrow(/ENOENT/);
-  });
-
   it.skipIf(!ROOT)('refuses a sink folder another user owns', async () => {
     const theirs = join(harness.dir, 'other-owner');
     await mkdir(theirs, { mode: 0o755 });
     await chown(theirs, 65534, 65534);
-    const app = await createTestAccount(
-      harness.platform,
-      harness.sim,
-      harness.dir,
-      'app-o',
-      'Read Only Admin',
-    );
-    worker = await harness.startWorker('rotate-secret');
-    const runId = await harness.fire(
-      rotation('rotate-other-owner', app.clientId, join(theirs, 'sink.json')),
-    );
-    expect((await harness.waitForRun(runId)).status).toBe('failed');
-    expect((await harness.outcomes.getItem(runId, 'rotate'))?.errorMessage).toContain(
+    expect(await refusedRotation('other-owner', join(theirs, 'sink.json'))).toContain(
       `the sink's folder ${theirs} belongs to another user (uid 65534)`,
     );
-    await expect(lstat(join(theirs, 'sink.json'))).rejects.toThrow(/ENOENT/);
-  });
-
-  it("stores the platform's own token address when the answer names one on its origin with an odd path", async () => {
-    const dir = join(harness.dir, 'odd-path');
-    await mkdir(dir, { mode: 0o700 });
-    const app = await createTestAccount(
-      harness.platform,
-      harness.sim,
-      dir,
-      'app',
-      'Read Only Admin',
-    );
-    worker = await harness.startWorker('rotate-secret');
-    // `http:host:port/...` without slashes resolves against the platform's address to
-    // http://host:port/host:port/api/client_token: the same origin, a path that is no endpoint.
-    const odd = harness.sim.baseUrl.replace('http://', 'http:') + '/api/client_token';
-    await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: odd });
-    try {
-      const runId = await harness.fire(rotation('rotate-odd-path', app.clientId, app.file));
-      expect((await harness.waitForRun(runId)).status).toBe('succeeded');
-      const written = JSON.parse(await readFile(app.file, 'utf8')) as { access_token_uri: string };
-      expect(written.access_token_uri).toBe(`${harness.sim.baseUrl}/api/client_token`);
-      expect(await authenticates(harness.sim, app.file)).toBe(true);
-      const item = await harness.outcomes.getItem(runId, 'rotate');
-      expect(item?.details?.['refusedAccessTokenUri']).toBe(
-        `${harness.sim.baseUrl}/${new URL(harness.sim.baseUrl).host}/api/client_token`,
-      );
-    } finally {
-      await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: null });
-    }
   });
 });
