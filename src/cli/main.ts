@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { ExitCode } from './exit-codes.js';
 import { isUsageError } from '../errors/usage-error.js';
+import { printable } from '../terminal/printable.js';
 
 /**
  * The `paw` command. Every failure ends here: usage and configuration errors exit 2, everything
@@ -18,7 +19,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`paw: ${message}\n`);
+    // A message may repeat what the platform or Redis said.
+    process.stderr.write(`paw: ${printable(message, { keepLineFeeds: true })}\n`);
     return isUsageError(error) ? ExitCode.usage : ExitCode.failure;
   }
 }

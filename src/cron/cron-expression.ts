@@ -1,4 +1,5 @@
 import { validateDetailed } from 'node-cron';
+import { cronStepProblem } from './cron-steps.js';
 
 /**
  * A cron expression in node-cron's dialect (five fields, or six with seconds first), parsed by
@@ -25,13 +26,26 @@ const FIELD_LABELS: Record<string, string> = {
   dayOfWeek: 'day-of-week',
 };
 
-/** A cron expression node-cron rejects; the message names the field and the bad value. */
+/**
+ * A cron expression node-cron rejects, or paw does (a step out of its field); the message names
+ * the field and the bad value, `fix` what to write instead where there is more to say than the
+ * syntax.
+ */
 export class CronSyntaxError extends Error {
   override readonly name = 'CronSyntaxError';
+
+  constructor(
+    message: string,
+    readonly fix?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Parses `expression`; throws {@link CronSyntaxError} naming the field that is wrong. */
 export function parseCron(expression: string): CronFields {
+  const step = cronStepProblem(expression);
+  if (step !== undefined) throw new CronSyntaxError(step.message, step.fix);
   const result = validateDetailed(expression);
   if (!result.valid || result.fields === undefined) {
     const messages = result.errors.map((error) => {

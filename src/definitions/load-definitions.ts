@@ -10,10 +10,11 @@ import {
   type DefinitionProblem,
 } from './definition-problem.js';
 import { DEFINITION_SCHEMAS, JOB_KINDS, isJobKind, type JobDefinition } from './job-definition.js';
-import { sinkFolderFix, sinkFolderProblem } from './sink-folder.js';
+import { sinkFolderProblem } from './sink-folder.js';
 import { CALENDARS_FILE_NAMES, readCalendars, type CalendarsReport } from './calendars-file.js';
 import type { Settings } from '../config/settings-schema.js';
 import { Vocabulary } from '../platform/vocabulary/vocabulary.js';
+import { frequentFiresWarning } from './schedule-schema.js';
 
 /** How definitions are checked against the settings. */
 export interface CheckOptions {
@@ -91,8 +92,8 @@ export async function checkDefinitions(
           line: position?.line,
           column: position?.column,
           path: 'sink.file',
-          message: sinkProblem,
-          fix: sinkFolderFix(sink),
+          message: sinkProblem.message,
+          fix: sinkProblem.fix,
         });
         continue;
       }
@@ -329,6 +330,9 @@ function checkDocument(document: YamlDocument, vocabulary: Vocabulary): CheckedD
 
   const definition: JobDefinition = result.data;
   const warnings: DefinitionProblem[] = [];
+  const frequent = frequentFiresWarning(definition.schedule);
+  if (frequent !== undefined)
+    warnings.push(at(['schedule', 'cron'], frequent.message, frequent.fix));
   if (definition.kind === 'snapshot') {
     const types = definition.targets.types ?? [];
     // A type word paw does not know would select nothing, silently, every night.

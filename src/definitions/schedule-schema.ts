@@ -155,7 +155,7 @@ export function checkSchedule(
       params: {
         fix: neverOccurs
           ? 'pick a day that exists in those months (e.g. "L" for the last day)'
-          : CRON_FIX,
+          : (error.fix ?? CRON_FIX),
       },
     });
   }
@@ -234,6 +234,29 @@ function checkJitter(
     });
   }
 }
+
+/**
+ * A warning for a schedule that fires more than once a minute, or undefined. Six fields read
+ * seconds first, so `* * * * * *` (meant, most likely, as `* * * * *`) fires every second: a run
+ * of its own each time, with its record, its job and its platform calls. It is valid (the demo
+ * fires every few seconds on purpose), so it is a warning, not a problem.
+ */
+export function frequentFiresWarning(
+  schedule: Pick<ScheduleFields, 'cron' | 'timezone'>,
+  now: Date = new Date(),
+): { readonly message: string; readonly fix: string } | undefined {
+  const shortest = CronSchedule.create(schedule.cron, schedule.timezone).shortestInterval(now);
+  if (shortest === undefined || shortest >= MINUTE_MS) return undefined;
+  return {
+    message:
+      `${JSON.stringify(schedule.cron)} fires ${shortest === SECOND_MS ? 'every second' : `as often as every ${formatDuration(shortest)}`}: ` +
+      'each fire is a run of its own (a record, a job, its platform calls)',
+    fix: 'with six fields the first is seconds: write five fields (minute hour day-of-month month day-of-week) to fire at most once a minute, e.g. "* * * * *"; keep six only to fire more often on purpose',
+  };
+}
+
+const SECOND_MS = 1_000;
+const MINUTE_MS = 60_000;
 
 /** The `schedule` of `snapshot` and `rotate-secret` definitions. */
 export const scheduleSchema = z.strictObject(scheduleShape).superRefine((schedule, context) => {

@@ -19,11 +19,9 @@ const MISSING = /cannot query field|unknown type|unknown argument|undefined fiel
 
 async function probe(context: DoctorContext, need: GraphqlNeed): Promise<Probe> {
   try {
-    await context.client.graphql.client.requestUnchecked(
-      need.probe,
-      need.variables,
-      context.signal,
-    );
+    await context.client.graphql.client.requestUnchecked(need.probe, need.variables, {
+      signal: context.signal,
+    });
     return { found: 'usable' };
   } catch (error) {
     if (error instanceof PermissionError)

@@ -2,6 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, open, readlink, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
+export interface PrivateWriteOptions {
+  /**
+   * Called with the folder of the file actually written (its links followed) right before
+   * writing, to refuse one that others could write in (by throwing).
+   */
+  readonly checkFolder?: ((folder: string) => Promise<void>) | undefined;
+}
+
 /**
  * Writes a file only its owner can read (mode 0600), atomically: the content goes to a
  * temporary file beside it, which is flushed and renamed over the target, so a reader never
@@ -11,8 +19,13 @@ import { basename, dirname, join, resolve } from 'node:path';
  * would replace it with a regular file and leave its target (paw's own credentials file, say)
  * holding a secret that no longer works.
  */
-export async function writePrivateFileAtomically(path: string, content: string): Promise<void> {
+export async function writePrivateFileAtomically(
+  path: string,
+  content: string,
+  options: PrivateWriteOptions = {},
+): Promise<void> {
   const target = await throughLinks(resolve(path));
+  await options.checkFolder?.(dirname(target));
   const temporary = join(
     dirname(target),
     `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`,
@@ -53,7 +66,7 @@ async function syncDirectory(directory: string): Promise<void> {
 const MAX_LINKS = 20;
 
 /** The file a path names once its symbolic links are followed (existing or not). */
-async function throughLinks(path: string): Promise<string> {
+export async function throughLinks(path: string): Promise<string> {
   let current = path;
   for (let hop = 0; hop < MAX_LINKS; hop++) {
     let isLink: boolean;

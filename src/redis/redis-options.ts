@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type { Settings } from '../config/settings-schema.js';
 import { UsageError } from '../errors/usage-error.js';
+import { readCappedFileSync, type FileCap } from '../fs/read-capped-file.js';
 
 type RedisSettings = Settings['redis'];
 
@@ -190,23 +190,30 @@ function pick(
   return fromUrl ?? fromSettings;
 }
 
+/** A password file holds one password. */
+const PASSWORD_FILE_CAP: FileCap = { maxBytes: 64 * 1024, what: 'a password file' };
+
+/** A CA bundle of a few hundred certificates fits (Debian's whole bundle is about 220 KiB). */
+const PEM_FILE_CAP: FileCap = { maxBytes: 1024 * 1024, what: 'a PEM file' };
+
 function readSecretFile(file: string | undefined, setting: string): string | undefined {
   if (file === undefined) return undefined;
-  const text = readText(file, setting).trim();
+  const text = readText(file, setting, PASSWORD_FILE_CAP).trim();
   if (text === '') throw new UsageError(`${setting}: ${file} is empty`);
   return text;
 }
 
 function readPem(file: string, setting: string): string {
-  const text = readText(file, setting);
+  const text = readText(file, setting, PEM_FILE_CAP);
   if (!text.includes('-----BEGIN')) throw new UsageError(`${setting}: ${file} is not a PEM file`);
   return text;
 }
 
-function readText(file: string, setting: string): string {
+function readText(file: string, setting: string, cap: FileCap): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readCappedFileSync(file, cap);
   } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`${setting}: ${error.message}`);
     throw new UsageError(
       `${setting}: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       { cause: error },

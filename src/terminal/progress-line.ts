@@ -1,3 +1,5 @@
+import { printable } from './printable.js';
+
 /**
  * A one-line progress display on standard error: redrawn in place on a terminal, and written as
  * a new line only when it changes elsewhere (a log file or CI output stays readable).
@@ -14,11 +16,12 @@ export class ProgressLine {
   update(text: string): void {
     if (text === this.last) return;
     this.last = text;
+    const shown = printable(text);
     if (this.tty) {
-      this.stream.write(`\r\x1b[2K${text}`);
+      this.stream.write(`\r\x1b[2K${shown}`);
       this.drawn = true;
     } else {
-      this.stream.write(`${text}\n`);
+      this.stream.write(`${shown}\n`);
     }
   }
 

@@ -1,3 +1,5 @@
+import { printable } from './printable.js';
+
 export interface Column<T> {
   readonly header: string;
   readonly value: (row: T) => string | number | boolean | readonly string[] | null | undefined;
@@ -15,13 +17,16 @@ export function formatTable<T>(columns: readonly Column<T>[], rows: readonly T[]
 
 /**
  * Renders rows as a plain-text table with a header, columns padded to their widest cell.
- * Cells are single-line (line breaks become spaces) so a table stays readable in a terminal.
+ * Cells are single-line (line breaks become spaces) so a table stays readable in a terminal,
+ * and every other control character is shown escaped (see printable): cells hold text from
+ * Redis and the platform.
  */
 export function renderTable(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
 ): string {
-  const clean = (cell: string): string => cell.replace(/\s*[\r\n]+\s*/g, ' ');
+  // A lone carriage return is no line break but an overwrite: printable shows it escaped.
+  const clean = (cell: string): string => printable(cell.replace(/\s*\r?\n\s*/g, ' '));
   const all = [headers, ...rows].map((row) => row.map(clean));
   const widths = headers.map((_, column) =>
     Math.max(...all.map((row) => (row[column] ?? '').length)),
@@ -43,12 +48,12 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** One `label: value` line per field, labels aligned. */
+/** One `label: value` line per field, labels aligned; values escaped as table cells are. */
 export function formatFields(fields: ReadonlyArray<readonly [string, unknown]>): string {
   const width = Math.max(...fields.map(([label]) => label.length));
   return (
     fields
-      .map(([label, value]) => `${`${label}:`.padEnd(width + 1)} ${cellText(value)}`)
+      .map(([label, value]) => `${`${label}:`.padEnd(width + 1)} ${printable(cellText(value))}`)
       .join('\n') + '\n'
   );
 }

@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
 import { LineCounter, parseAllDocuments, isNode, type Document } from 'yaml';
 import type { z } from 'zod';
 import { UsageError } from '../errors/usage-error.js';
+import { readCappedFile, type FileCap } from '../fs/read-capped-file.js';
 
 /** One YAML document of a file, with what is needed to point at a line in it. */
 export interface YamlDocument {
@@ -26,7 +26,11 @@ interface YamlPosition {
  * definitions take a few hundred kilobytes; a bigger file is a mistake or an attack, and parsing
  * one costs memory and event-loop time in proportion.
  */
-const MAX_YAML_FILE_BYTES = 4 * 1024 * 1024;
+const YAML_FILE_CAP: FileCap = {
+  maxBytes: 4 * 1024 * 1024,
+  what: 'a YAML file',
+  fix: 'split it into several files',
+};
 
 /**
  * How many times a document may use an alias (`*name`). Definitions have no need for many;
@@ -36,19 +40,13 @@ const MAX_YAML_ALIAS_COUNT = 100;
 
 /**
  * Reads a YAML file (one or several `---`-separated documents). Syntax errors, a file over
- * {@link MAX_YAML_FILE_BYTES} and an alias bomb become a {@link UsageError} that names the file
+ * {@link YAML_FILE_CAP} and an alias bomb become a {@link UsageError} that names the file
  * (and, for syntax, the line and the column).
  */
 export async function readYamlFile(file: string): Promise<YamlDocument[]> {
   let text: string;
   try {
-    const { size } = await stat(file);
-    if (size > MAX_YAML_FILE_BYTES) {
-      throw new UsageError(
-        `${file}: ${megabytes(size)} is more than paw reads from one YAML file (${megabytes(MAX_YAML_FILE_BYTES)}); split it into several files`,
-      );
-    }
-    text = await readFile(file, 'utf8');
+    text = await readCappedFile(file, YAML_FILE_CAP);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -102,10 +100,6 @@ function valueOf(document: Document, file: string): unknown {
       `${file}: its aliases (*name) expand to more than ${MAX_YAML_ALIAS_COUNT} copies, which paw refuses as a resource exhaustion attack; write the values out or use fewer aliases`,
     );
   }
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function positionIn(

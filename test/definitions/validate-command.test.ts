@@ -113,11 +113,44 @@ describe('paw validate (real process)', () => {
       }),
       expect.objectContaining({
         file: resolve(dir, 'huge.yaml'),
-        message: expect.stringMatching(/5\.0 MB is more than paw reads .*; split it/) as unknown,
+        message: expect.stringMatching(
+          /\(5\.0 MiB\) is more than 4 MiB, the most paw reads from a YAML file; split it/,
+        ) as unknown,
       }),
     ]);
     const text = await runPaw(['validate', '--jobs', dir], { env: {}, cwd: tmpdir() });
     expect(text.code).toBe(2);
     expect(text.stderr).toContain('bomb.yaml');
+  });
+
+  it('refuses a cron step out of its field, naming the field and the fix, and warns of a schedule firing every second', async () => {
+    const snapshot = (id: string, cron: string) =>
+      `id: ${id}\nkind: snapshot\nschedule: { cron: "${cron}" }\ntargets: { types: [VSPHERE_VM] }\nkeepForever: true\n`;
+    const dir = await jobsFolder({
+      'huge-step.yaml': snapshot('huge-step', '*/99999999999999999999 * * * *'),
+      'hour-step.yaml': snapshot('hour-step', '0 */24 * * *'),
+    });
+    const refused = await runPaw(['validate', '--jobs', dir], { env: {}, cwd: tmpdir() });
+    expect(refused.code).toBe(2);
+    const errors = refused.stderr.split('\n').filter((line) => line.startsWith('error'));
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(
+      /hour-step\.yaml:3:\d+: schedule\.cron: .*the hour field's step 24 is out of range: a step of hours is 1 to 23; fix: /,
+    );
+    expect(errors[1]).toMatch(
+      /huge-step\.yaml:3:\d+: schedule\.cron: .*the minute field's step 99999999999999999999 is out of range: a step of minutes is 1 to 59; fix: .*\*\/15/,
+    );
+
+    const everySecond = await jobsFolder({
+      'every-second.yaml': snapshot('every-second', '* * * * * *'),
+      'every-minute.yaml': snapshot('every-minute', '0 * * * * *'),
+    });
+    const warned = await runPaw(['validate', '--jobs', everySecond], { env: {}, cwd: tmpdir() });
+    expect(warned.code, warned.stderr).toBe(0);
+    const warnings = warned.stderr.split('\n').filter((line) => line.startsWith('warning'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /every-second\.yaml:3:\d+: schedule\.cron: "\* \* \* \* \* \*" fires every second: .*; fix: .*five fields/,
+    );
   });
 });

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/config/load-settings.js';
 import { AuthenticationError, ProtocolError } from '../../src/platform/http/platform-errors.js';
-import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
+import type { PlatformClient } from '../../src/platform/platform-client.js';
 import { captureLogs } from '../support/log-capture.js';
 import {
   envelope,
+  startTinyPlatform,
   startTinyServer,
+  TINY_CLIENT_ID,
   tokenAnswer,
   type TinyHandler,
   type TinyServer,
@@ -17,7 +18,6 @@ import {
  * server on 127.0.0.1 plays the platform for each.
  */
 describe('platform misbehaviour, from a tiny local server', () => {
-  const CLIENT_ID = 'client|11111111-2222-4333-8444-555555555555';
   const servers: TinyServer[] = [];
   const clients: PlatformClient[] = [];
   afterEach(async () => {
@@ -28,24 +28,12 @@ describe('platform misbehaviour, from a tiny local server', () => {
   async function platform(
     handler: TinyHandler,
     logs = captureLogs(),
+    ownTokenEndpoint = false,
   ): Promise<{ server: TinyServer; client: PlatformClient }> {
-    const server = await startTinyServer((request) => {
-      if (request.url.pathname === '/api/client_token') return tokenAnswer(CLIENT_ID);
-      if (request.url.pathname === '/api/session') return { status: 204 };
-      return handler(request);
-    });
-    servers.push(server);
-    const { settings } = await loadSettings({
-      env: {
-        PAW_PLATFORM_URL: server.baseUrl,
-        PAW_CLIENT_ID: CLIENT_ID,
-        PAW_CLIENT_SECRET: 'tiny-secret',
-        PAW_PLATFORM_RETRY_BASE_DELAY_MS: '10',
-      },
-    });
-    const client = await createPlatformClient({ settings, logger: logs.logger });
-    clients.push(client);
-    return { server, client };
+    const started = await startTinyPlatform(handler, { logger: logs.logger, ownTokenEndpoint });
+    servers.push(started.server);
+    clients.push(started.client);
+    return started;
   }
 
   const page = (ids: string[], endCursor: string | null, hasNextPage: boolean) =>
@@ -167,17 +155,14 @@ describe('platform misbehaviour, from a tiny local server', () => {
   });
 
   it('refuses a token issued for another client_id', async () => {
-    const server = await startTinyServer((request) =>
-      request.url.pathname === '/api/client_token'
-        ? tokenAnswer('client|someone-else')
-        : envelope({}),
+    const { client, server } = await platform(
+      (request) =>
+        request.url.pathname === '/api/client_token'
+          ? tokenAnswer('client|someone-else')
+          : envelope({}),
+      captureLogs(),
+      true,
     );
-    servers.push(server);
-    const { settings } = await loadSettings({
-      env: { PAW_PLATFORM_URL: server.baseUrl, PAW_CLIENT_ID: CLIENT_ID, PAW_CLIENT_SECRET: 's' },
-    });
-    const client = await createPlatformClient({ settings, logger: captureLogs().logger });
-    clients.push(client);
     const error = await client.rest.workloads.get('w').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error).toMatchObject({ code: 'CLIENT_ID_MISMATCH', operation: 'clientToken' });
@@ -185,17 +170,14 @@ describe('platform misbehaviour, from a tiny local server', () => {
   });
 
   it('falls back to the default lifetime when expires_in is missing', async () => {
-    const server = await startTinyServer((request) =>
-      request.url.pathname === '/api/client_token'
-        ? { status: 200, body: { client_id: CLIENT_ID, access_token: 'no-expiry' } }
-        : envelope({ id: 'w', name: 'w', type: 'VSPHERE_VM' }),
+    const { client, server } = await platform(
+      (request) =>
+        request.url.pathname === '/api/client_token'
+          ? { status: 200, body: { client_id: TINY_CLIENT_ID, access_token: 'no-expiry' } }
+          : envelope({ id: 'w', name: 'w', type: 'VSPHERE_VM' }),
+      captureLogs(),
+      true,
     );
-    servers.push(server);
-    const { settings } = await loadSettings({
-      env: { PAW_PLATFORM_URL: server.baseUrl, PAW_CLIENT_ID: CLIENT_ID, PAW_CLIENT_SECRET: 's' },
-    });
-    const client = await createPlatformClient({ settings, logger: captureLogs().logger });
-    clients.push(client);
     for (let i = 0; i < 3; i++) await client.rest.workloads.get('w');
     expect(client.tokens.stats.tokenRequests).toBe(1);
     const rest = server.requests.find((r) => r.url.pathname.startsWith('/api/rest'));
@@ -245,7 +227,7 @@ describe('platform misbehaviour, from a tiny local server', () => {
     const tokenRequest = server.requests.find((r) => r.url.pathname === '/api/client_token');
     expect(tokenRequest?.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(Object.fromEntries(new URLSearchParams(tokenRequest?.body))).toEqual({
-      client_id: CLIENT_ID,
+      client_id: TINY_CLIENT_ID,
       client_secret: 'tiny-secret',
       grant_type: 'client_credentials',
     });

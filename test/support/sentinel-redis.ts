@@ -127,3 +127,48 @@ export async function startSentinelRedis(): Promise<SentinelRedis> {
     stop,
   };
 }
+
+/** A real sentinel that watches no primary, so it knows no master name. */
+export interface LoneSentinel {
+  /** `host:port`. */
+  readonly address: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one sentinel that monitors nothing (`redis-server --sentinel`, so it needs only
+ * redis-server): asked for any master, it answers that it knows none.
+ */
+export async function startLoneSentinel(): Promise<LoneSentinel> {
+  const dir = await mkdtemp(join(tmpdir(), 'paw-lone-sentinel-'));
+  const port = await findFreePort();
+  const conf = join(dir, 'sentinel.conf');
+  await writeFile(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, ''].join('\n'));
+  const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
+  const stop = async (): Promise<void> => {
+    child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  };
+  const started = Date.now();
+  for (;;) {
+    const probe = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    probe.on('error', () => undefined);
+    const answered = await probe
+      .connect()
+      .then(() => probe.ping())
+      .then(() => true)
+      .catch(() => false);
+    probe.disconnect();
+    if (answered) return { address: `127.0.0.1:${port}`, stop };
+    if (child.exitCode !== null || Date.now() - started > 10_000) {
+      await stop();
+      throw new Error(`the sentinel on port ${port} did not start`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

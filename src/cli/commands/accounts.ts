@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { UsageError } from '../../errors/usage-error.js';
-import { sinkFolderFix, sinkFolderProblem } from '../../definitions/sink-folder.js';
+import { sinkFolderProblem } from '../../definitions/sink-folder.js';
 import { readCredentialsFile, writeCredentialsFile } from '../../platform/auth/credentials-file.js';
 import { parseServiceAccountId } from '../../platform/graphql/service-account-id.js';
 import type { NewServiceAccountSecret } from '../../platform/graphql/service-accounts.js';
@@ -69,7 +69,7 @@ async function prepareSecretDestination(
   }
   const unsafe = await sinkFolderProblem(file);
   if (unsafe !== undefined)
-    throw new UsageError(`--out ${options.out}: ${unsafe}; ${sinkFolderFix(file)}`);
+    throw new UsageError(`--out ${options.out}: ${unsafe.message}; ${unsafe.fix}`);
   if (options.force !== true && existsSync(file)) {
     const holder = await readCredentialsFile(file).then(
       (credentials) => credentials.clientId,
@@ -110,10 +110,10 @@ async function deliverSecret(
       );
     }
   }
-  if (issued.refusedAccessTokenOrigin !== undefined) {
+  if (issued.refusedAccessTokenUri !== undefined) {
     output.warn(
-      `the platform's answer named the token address ${issued.refusedAccessTokenOrigin}, not the ` +
-        `platform paw called: ${file ?? 'the credentials'} keep${file === undefined ? '' : 's'} ${issued.accessTokenUri}`,
+      `the platform's answer named the token address ${issued.refusedAccessTokenUri}, not the ` +
+        `endpoint of the platform paw called: ${file ?? 'the credentials'} keep${file === undefined ? '' : 's'} ${issued.accessTokenUri}`,
     );
   }
   const suspended = issued.suspendedTprPolicyIds ?? [];

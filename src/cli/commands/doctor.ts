@@ -14,6 +14,7 @@ import {
   withPlatformOptions,
   type PlatformCommandOptions,
 } from '../with-platform-client.js';
+import { printable } from '../../terminal/printable.js';
 
 interface DoctorFlags extends PlatformCommandOptions {
   readonly jobs?: string;
@@ -109,7 +110,7 @@ export function doctorCommand(): Command {
           ? [...new Set(definitions.loaded.map((definition) => definition.kind))]
           : [...JOB_KINDS];
         const progress = (result: CheckResult): void => {
-          process.stderr.write(`  ${MARKS[result.status]} ${result.title}\n`);
+          process.stderr.write(`  ${MARKS[result.status]} ${printable(result.title)}\n`);
         };
         if (definitions.problem !== undefined) progress(definitions.problem);
         const doctored = await runDoctor({

@@ -9,6 +9,7 @@ import { loadCommandSettings } from '../command-settings.js';
 import { operatorName } from '../operator-name.js';
 import { choiceList } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
+import { printable } from '../../terminal/printable.js';
 
 interface RetryOptions {
   status?: ItemStatus[];
@@ -87,6 +88,6 @@ export function retryCommand(): Command {
           : result.outcome === 'exists'
             ? `${runId} was already retried: ${result.runId ?? ''} (${result.status ?? '?'}, ${result.workloads} workload(s)); retry that run to go again`
             : `${result.runId ?? ''} ${result.status ?? ''}: retry of ${runId}, ${result.workloads} workload(s)`;
-      process.stdout.write(`${line}\n`);
+      process.stdout.write(`${printable(line)}\n`);
     });
 }

@@ -17,6 +17,7 @@ import { loadCommandSettings } from '../command-settings.js';
 import { parseDurationOption } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
 import { printPreview } from './run-preview-output.js';
+import { printable } from '../../terminal/printable.js';
 
 interface RunOptions {
   jobs?: string;
@@ -90,7 +91,7 @@ export function runCommand(): Command {
             );
           } else if (fired.result === 'skipped') {
             process.stderr.write(
-              `paw run: ${id} was not run: ${fired.reason ?? 'skipped'}; use --allow-overlap to run it anyway\n`,
+              `${printable(`paw run: ${id} was not run: ${fired.reason ?? 'skipped'}; use --allow-overlap to run it anyway`)}\n`,
             );
           } else {
             process.stdout.write(
@@ -121,7 +122,7 @@ async function waitForRun(
     const run = await store.getRun(runId);
     if (run === undefined || !isActiveStatus(run.status)) return run;
     const line = `paw run: ${run.status}, ${describeCounts(run)}`;
-    if (line !== lastLine) process.stderr.write(`${line}\n`);
+    if (line !== lastLine) process.stderr.write(`${printable(line)}\n`);
     lastLine = line;
     if (timeoutMs !== undefined && Date.now() - started >= timeoutMs) {
       process.stderr.write(

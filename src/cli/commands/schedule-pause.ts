@@ -12,6 +12,7 @@ import {
   type SchedulePause,
 } from '../../scheduler/schedule-pauses.js';
 import { parseDuration } from '../../time/duration.js';
+import { printable } from '../../terminal/printable.js';
 import { closestMatch } from '../../text/closest-match.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { operatorName } from '../operator-name.js';
@@ -160,6 +161,9 @@ async function record(
   });
 }
 
+/** The result: JSON, or one line (a pause's reason and author escaped: they come from anyone). */
 function print(json: boolean | undefined, value: unknown, text: () => string): void {
-  process.stdout.write(json === true ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
+  process.stdout.write(
+    json === true ? `${JSON.stringify(value, null, 2)}\n` : `${printable(text())}\n`,
+  );
 }

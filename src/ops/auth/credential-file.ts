@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { FileTooLargeError, readCappedFileSync } from '../../fs/read-capped-file.js';
 import { UsageError } from '../../errors/usage-error.js';
 import type { Logger } from '../../log/logger.js';
 import type { NamedSecret, ParsedCredentials } from './credential-lines.js';
@@ -39,20 +40,25 @@ export class CredentialFile {
     try {
       modified = statSync(this.file).mtimeMs;
       if (modified === this.modified) return;
-      text = readFileSync(this.file, 'utf8');
+      text = readCappedFileSync(this.file, {
+        maxBytes: 1024 * 1024,
+        what: 'an ops credentials file',
+      });
     } catch (error) {
-      const why = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+      const tooLarge = error instanceof FileTooLargeError;
+      const why = tooLarge
+        ? 'is larger than an ops credentials file may be'
+        : `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
       if (!first) {
         // Whatever comes back in its place is read, whatever its modification time.
         this.modified = -1;
         this.revoke(why);
         return;
       }
+      if (tooLarge) throw new UsageError(`${this.setting}: ${error.message}`, { cause: error });
       throw new UsageError(
         `${this.setting}: ${this.file} ${why}; ${FIX}, or unset ${this.setting}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     const { entries, refused } = this.parse(text);

@@ -1,8 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { readFile } from 'node:fs/promises';
 import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import type { WebhookSettings } from '../../definitions/notify-schema.js';
+import { FileTooLargeError, readCappedFile } from '../../fs/read-capped-file.js';
 import { internalAddressKind } from '../../net/internal-address.js';
 import { redactWebhookUrl } from './webhook-address.js';
 
@@ -79,8 +79,11 @@ export class WebhookSender {
     if (text === undefined) {
       const file = webhook.urlFile ?? '';
       try {
-        text = (await readFile(file, 'utf8')).trim();
+        text = (
+          await readCappedFile(file, { maxBytes: 64 * 1024, what: 'a webhook URL file' })
+        ).trim();
       } catch (error) {
+        if (error instanceof FileTooLargeError) throw new WebhookDeliveryError(error.message, true);
         const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
         // Transient: a mounted secret may appear, or its permissions be fixed, before the retry.
         throw new WebhookDeliveryError(`cannot read the webhook URL file ${file} (${code})`, false);

@@ -1,8 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { Secret } from '../../config/secret.js';
 import { UsageError } from '../../errors/usage-error.js';
-import { writePrivateFileAtomically } from '../../fs/write-private-file.js';
+import { readCappedFile, type FileCap } from '../../fs/read-capped-file.js';
+import {
+  writePrivateFileAtomically,
+  type PrivateWriteOptions,
+} from '../../fs/write-private-file.js';
 
 /** The path every platform token endpoint has; `{base_url}` is what comes before it. */
 export const TOKEN_ENDPOINT_PATH = '/api/client_token';
@@ -29,6 +32,9 @@ export interface ServiceAccountCredentials {
   readonly tokenUrl: URL;
 }
 
+/** A credentials file is a few hundred bytes; anything near this is not one. */
+const CREDENTIALS_FILE_CAP: FileCap = { maxBytes: 64 * 1024, what: 'a credentials file' };
+
 /**
  * Reads a credentials file. Every problem (missing, unreadable, not JSON, a field missing, an
  * `access_token_uri` that is not a token endpoint) is a {@link UsageError} naming the file and
@@ -37,8 +43,9 @@ export interface ServiceAccountCredentials {
 export async function readCredentialsFile(file: string): Promise<ServiceAccountCredentials> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readCappedFile(file, CREDENTIALS_FILE_CAP);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
       code === 'ENOENT'
@@ -71,16 +78,27 @@ export async function readCredentialsFile(file: string): Promise<ServiceAccountC
   };
 }
 
-/** Parses an `access_token_uri`; it must end in `/api/client_token`. */
+/**
+ * Parses an `access_token_uri`: an http(s) address ending in `/api/client_token`. A message
+ * never repeats the value: a secret pasted into the wrong field would go to the terminal and
+ * the logs.
+ */
 function parseTokenUrl(text: string, where: string): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${where}: "${text}" is not a URL`);
+    throw new UsageError(
+      `${where} is not a URL; copy the file as the platform hands it out (it ends in ${TOKEN_ENDPOINT_PATH})`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(
+      `${where} must be an https:// (or http://) address; it is a ${url.protocol} one`,
+    );
   }
   if (!url.pathname.replace(/\/+$/, '').endsWith(TOKEN_ENDPOINT_PATH) || url.search !== '') {
-    throw new UsageError(`${where}: "${text}" must end in ${TOKEN_ENDPOINT_PATH}`);
+    throw new UsageError(`${where} must end in ${TOKEN_ENDPOINT_PATH}, with no query`);
   }
   return url;
 }
@@ -107,6 +125,7 @@ export interface NewCredentials {
 export async function writeCredentialsFile(
   file: string,
   credentials: NewCredentials,
+  options: PrivateWriteOptions = {},
 ): Promise<void> {
   const content = `${JSON.stringify(
     {
@@ -118,14 +137,19 @@ export async function writeCredentialsFile(
     null,
     2,
   )}\n`;
-  await writeFileAtomically(file, content);
+  await writeFileAtomically(file, content, options);
 }
 
 /** Writes `content` to `file` with mode 0600, atomically (see {@link writeCredentialsFile}). */
-export async function writeFileAtomically(file: string, content: string): Promise<void> {
+export async function writeFileAtomically(
+  file: string,
+  content: string,
+  options: PrivateWriteOptions = {},
+): Promise<void> {
   try {
-    await writePrivateFileAtomically(file, content);
+    await writePrivateFileAtomically(file, content, options);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`${file}: cannot be written (${code ?? 'error'})`, { cause: error });
   }

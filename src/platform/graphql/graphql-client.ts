@@ -11,7 +11,9 @@ import type { Logger } from '../../log/logger.js';
 import { appendPath } from '../http/append-path.js';
 import { errorFromStatus, malformedResponse } from '../http/error-factory.js';
 import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
+import type { AnswerSize } from '../http/answer-limits.js';
 import type { IncomingResponse } from '../http/http-transport.js';
+import { readAnswerJson } from '../http/parse-json-body.js';
 import { UnavailableError, type PlatformError } from '../http/platform-errors.js';
 import { fieldsOf } from '../rest/envelope.js';
 import { AnswerMismatch, decodeAnswer, type SkippedRow } from './decode-answer.js';
@@ -117,6 +119,8 @@ export class GraphqlClient {
       url: appendPath(this.options.baseUrl, GRAPHQL_PATH),
       allowedOrigin: this.options.baseUrl.origin,
       idempotent: kind === 'query',
+      // A query may read a page of a list; a mutation answers about one object.
+      answer: kind === 'query' ? 'page' : 'single',
       gated: true,
       authorization: this.options.authorization,
       body: { json: { query: text, variables, operationName } },
@@ -135,7 +139,11 @@ export class GraphqlClient {
   async requestUnchecked(
     document: DocumentNode,
     variables: Readonly<Record<string, unknown>>,
-    signal?: AbortSignal,
+    options: {
+      /** How large the answer may be: an introspection of the whole schema is a `document`. */
+      readonly answer?: AnswerSize;
+      readonly signal?: AbortSignal | undefined;
+    } = {},
   ): Promise<unknown> {
     const { operationName, kind, text } = documentFacts(document);
     return this.options.http.call({
@@ -147,8 +155,9 @@ export class GraphqlClient {
       idempotent: kind === 'query',
       gated: true,
       authorization: this.options.authorization,
+      answer: options.answer ?? 'single',
       body: { json: { query: text, variables, operationName } },
-      signal,
+      signal: options.signal,
       parse: (response) => graphqlData(response, operationName),
     });
   }
@@ -188,19 +197,7 @@ function parseGraphqlResponse(
 
 /** The `data` of a GraphQL response; a response with `errors` is the error they describe. */
 function graphqlData(response: IncomingResponse, name: string): unknown {
-  let json: unknown;
-  try {
-    json = JSON.parse(response.body);
-  } catch {
-    throw malformedResponse({
-      operation: name,
-      status: response.status,
-      problem: 'the body is not JSON',
-      notJson: true,
-      requestId: response.requestId,
-    });
-  }
-  const parsed = responseSchema.safeParse(json);
+  const parsed = responseSchema.safeParse(readAnswerJson(response, name));
   if (!parsed.success) {
     throw malformedResponse({
       operation: name,

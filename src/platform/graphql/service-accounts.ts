@@ -33,10 +33,26 @@ export interface NewServiceAccountSecret extends Omit<IssuedCredentials, 'access
    */
   readonly suspendedTprPolicyIds?: readonly string[];
   /**
-   * The origin the platform's answer named instead, when it named another one: never written
-   * into a credentials file (the next user of the file would post the secret there), reported.
+   * The token address the platform's answer named instead, when it named another one (its
+   * origin and path): never written into a credentials file, reported. On another origin, the
+   * next user of the file would post the secret there; on this origin with another path, the
+   * file would name no token endpoint, and break once the old secret is dead.
    */
-  readonly refusedAccessTokenOrigin?: string;
+  readonly refusedAccessTokenUri?: string;
+}
+
+/** The longest refused token address reported (the answer is the platform's, not paw's). */
+const MAX_REPORTED_URI = 200;
+
+/** Whether `answered` names the endpoint `trusted` is, a trailing slash aside. */
+function isSameEndpoint(answered: URL, trusted: URL): boolean {
+  return (
+    answered.origin === trusted.origin &&
+    answered.pathname.replace(/\/+$/, '') === trusted.pathname &&
+    answered.search === '' &&
+    answered.username === '' &&
+    answered.password === ''
+  );
 }
 
 /** Service-account management through GraphQL (spec 4.3). */
@@ -114,21 +130,25 @@ export class ServiceAccountsApi {
   }
 
   /**
-   * The token endpoint to keep with the new secret. The spec leaves the form of
-   * `accessTokenUri` open: a relative one is resolved against `{base_url}`, a missing one is the
-   * platform's token endpoint. One on another origin is not trusted: the credentials keep the
-   * endpoint of the platform paw called, and the other origin is reported.
+   * The token endpoint to keep with the new secret: always the endpoint of the platform paw
+   * called, `{base_url}/api/client_token`. The form of the answer's `accessTokenUri` is left
+   * open (a relative one is resolved against `{base_url}`, a missing one is that endpoint); one
+   * that resolves to anything else (another origin, another path such as the
+   * `http:host:port/...` a lax parser makes `/host:port/...`, a query, user info) is not stored,
+   * since a credentials file's `{base_url}` is its token address less `/api/client_token`, and
+   * is reported.
    */
   private withTokenUri(issued: IssuedCredentials, operation: string): NewServiceAccountSecret {
     const trusted = appendPath(this.baseUrl, TOKEN_ENDPOINT_PATH);
-    const answered =
-      issued.accessTokenUri === ''
-        ? trusted
-        : resolvePlatformLink(issued.accessTokenUri, this.baseUrl, operation);
-    const { accessTokenUri: _answered, ...rest } = issued;
-    return answered.origin === this.baseUrl.origin
-      ? { ...rest, accessTokenUri: answered.href }
-      : { ...rest, accessTokenUri: trusted.href, refusedAccessTokenOrigin: answered.origin };
+    const { accessTokenUri: answer, ...rest } = issued;
+    const kept = { ...rest, accessTokenUri: trusted.href };
+    if (answer === '') return kept;
+    const answered = resolvePlatformLink(answer, this.baseUrl, operation);
+    if (isSameEndpoint(answered, trusted)) return kept;
+    return {
+      ...kept,
+      refusedAccessTokenUri: `${answered.origin}${answered.pathname}`.slice(0, MAX_REPORTED_URI),
+    };
   }
 }
 

@@ -1,3 +1,4 @@
+import { answerCostProblem } from './answer-limits.js';
 import {
   AuthenticationError,
   ConflictError,
@@ -20,6 +21,8 @@ export const LocalErrorCode = {
   connectTimeout: 'TIMEOUT_CONNECT',
   headersTimeout: 'TIMEOUT_HEADERS',
   bodyTimeout: 'TIMEOUT_BODY',
+  /** An answer larger, or nested deeper, than paw accepts from that endpoint (not retried). */
+  oversizedResponse: 'RESPONSE_TOO_LARGE',
 } as const;
 
 /** Longest platform message kept in an error (an HTML error page is not a message). */
@@ -95,6 +98,8 @@ function readFailureBody(body: string): {
   code: string | undefined;
   message: string | undefined;
 } {
+  // A failure is classified by its status; a body too costly to parse just has no message.
+  if (answerCostProblem(body) !== undefined) return { code: undefined, message: undefined };
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -208,6 +213,26 @@ export function malformedResponse(options: {
   });
 }
 
+/**
+ * A 2xx answer paw will not parse: larger than its endpoint's bound, or nested too deep. Not
+ * retried: the platform would answer the same.
+ */
+export function oversizedResponse(options: {
+  operation: string;
+  status: number;
+  problem: string;
+  requestId?: string | undefined;
+}): ProtocolError {
+  return new ProtocolError({
+    operation: options.operation,
+    status: options.status,
+    code: LocalErrorCode.oversizedResponse,
+    message: `unusable response: ${options.problem}`,
+    requestId: options.requestId,
+    mayHaveTakenEffect: true,
+  });
+}
+
 function errorCode(error: unknown): string | undefined {
   for (let current = error, depth = 0; current != null && depth < 4; depth++) {
     if (typeof current === 'object' && 'code' in current && typeof current.code === 'string') {
@@ -228,8 +253,14 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The platform's message as one line of at most {@link MAX_MESSAGE_LENGTH} characters: its line
+ * breaks become spaces, so that wherever it is printed (a terminal, a table) it cannot start a
+ * line of its own and pass for one of paw's, or for a log record.
+ */
 function shorten(value: string): string {
-  return value.length > MAX_MESSAGE_LENGTH ? `${value.slice(0, MAX_MESSAGE_LENGTH)}…` : value;
+  const line = value.replace(/\s*[\r\n]+\s*/g, ' ');
+  return line.length > MAX_MESSAGE_LENGTH ? `${line.slice(0, MAX_MESSAGE_LENGTH)}…` : line;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

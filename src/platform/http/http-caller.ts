@@ -4,6 +4,7 @@ import type { Logger } from '../../log/logger.js';
 import { safelyNotify, type PlatformObserver } from '../platform-observer.js';
 import type { HttpMethod } from '../../platform-defaults/default-routes.js';
 import { jitteredBackoff } from '../../time/backoff.js';
+import { AnswerBytes, type AnswerSize } from './answer-limits.js';
 import { errorFromResponse } from './error-factory.js';
 import type { HttpTransport, IncomingResponse } from './http-transport.js';
 import { isSafeToRepeat } from './is-retryable.js';
@@ -34,6 +35,8 @@ export interface CallSpec<T> {
   readonly idempotent: boolean;
   readonly body?: RequestBody | undefined;
   readonly authorization?: BearerAuthorization | undefined;
+  /** How large its successful answer may be (default `single`: one object). */
+  readonly answer?: AnswerSize | undefined;
   /** Whether the call passes the request gate (calls to the platform do; cluster calls do not). */
   readonly gated: boolean;
   readonly signal?: AbortSignal | undefined;
@@ -91,6 +94,7 @@ export class HttpCaller {
           headers: this.headers(encoded.contentType, token),
           body: encoded.text,
           signal: spec.signal,
+          maxBodyBytes: AnswerBytes[spec.answer ?? 'single'],
         });
         status = response.status;
         requestId = response.requestId;

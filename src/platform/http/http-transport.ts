@@ -1,7 +1,13 @@
 import { Agent } from 'undici';
 import type { HttpMethod } from '../../platform-defaults/default-routes.js';
-import { errorFromTransport } from './error-factory.js';
-import { sendForWholeResponse, type WholeRequest, type WholeResponse } from './whole-response.js';
+import { describeSize } from '../../text/describe-size.js';
+import { errorFromTransport, oversizedResponse } from './error-factory.js';
+import {
+  AnswerTooLargeError,
+  sendForWholeResponse,
+  type WholeRequest,
+  type WholeResponse,
+} from './whole-response.js';
 
 export interface TransportTimeouts {
   readonly connectMs: number;
@@ -20,7 +26,10 @@ export interface IncomingResponse extends WholeResponse {
   readonly requestId: string | undefined;
 }
 
-/** Bodies larger than this are refused: nothing the platform sends paw comes near it. */
+/**
+ * Bodies larger than this are refused whatever the request (a failure's body too): each request
+ * bounds its successful answer much lower (`maxBodyBytes`, by endpoint: answer-limits.ts).
+ */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -51,6 +60,13 @@ export class HttpTransport {
     } catch (error) {
       // The caller's own abort is not a platform failure: pass its reason through untouched.
       if (outgoing.signal?.aborted) throw outgoing.signal.reason;
+      if (error instanceof AnswerTooLargeError) {
+        throw oversizedResponse({
+          operation: outgoing.operation,
+          status: error.status,
+          problem: `the answer is larger than ${describeSize(error.maxBytes)}, the most paw accepts for ${outgoing.operation}`,
+        });
+      }
       throw errorFromTransport({ operation: outgoing.operation, error });
     }
   }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { malformedResponse } from './error-factory.js';
+import { answerCostProblem } from './answer-limits.js';
+import { malformedResponse, oversizedResponse } from './error-factory.js';
 import type { IncomingResponse } from './http-transport.js';
 
 /**
@@ -11,19 +12,7 @@ export function parseJsonBody<S extends z.ZodType>(
   operation: string,
   schema: S,
 ): z.output<S> {
-  let json: unknown;
-  try {
-    json = JSON.parse(response.body);
-  } catch {
-    throw malformedResponse({
-      operation,
-      status: response.status,
-      problem: 'the body is not JSON',
-      notJson: true,
-      requestId: response.requestId,
-    });
-  }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(readAnswerJson(response, operation));
   if (!parsed.success) {
     const fields = parsed.error.issues.map(
       (issue) => `${issue.path.join('.') || '(body)'}: ${issue.code}`,
@@ -37,4 +26,32 @@ export function parseJsonBody<S extends z.ZodType>(
     });
   }
   return parsed.data;
+}
+
+/**
+ * The JSON of a 2xx answer. One too costly to parse (see answerCostProblem) is refused before
+ * JSON.parse allocates anything; one that is not JSON is a malformed answer (retried: likely a
+ * cut-off body or a broken proxy).
+ */
+export function readAnswerJson(response: IncomingResponse, operation: string): unknown {
+  const problem = answerCostProblem(response.body);
+  if (problem !== undefined) {
+    throw oversizedResponse({
+      operation,
+      status: response.status,
+      problem,
+      requestId: response.requestId,
+    });
+  }
+  try {
+    return JSON.parse(response.body) as unknown;
+  } catch {
+    throw malformedResponse({
+      operation,
+      status: response.status,
+      problem: 'the body is not JSON',
+      notJson: true,
+      requestId: response.requestId,
+    });
+  }
 }

@@ -7,6 +7,26 @@ export interface WholeRequest {
   readonly headers: Record<string, string>;
   readonly body?: string | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The most bytes a successful (2xx) body may have: past it the request is aborted with an
+   * {@link AnswerTooLargeError}, before more is read. Any other answer's body is kept only up to
+   * {@link FAILURE_BODY_BYTES} (its message is all paw reads from it) and the rest dropped.
+   */
+  readonly maxBodyBytes?: number | undefined;
+}
+
+/** What is kept of a failure's body: far more than the message paw shows from it. */
+const FAILURE_BODY_BYTES = 64 * 1024;
+
+/** A successful answer's body went past the request's `maxBodyBytes`. */
+export class AnswerTooLargeError extends Error {
+  override readonly name = 'AnswerTooLargeError';
+  constructor(
+    readonly status: number,
+    readonly maxBytes: number,
+  ) {
+    super(`the answer is larger than ${maxBytes} bytes`);
+  }
 }
 
 export interface WholeResponse {
@@ -23,7 +43,7 @@ export interface WholeResponse {
  * collects the chunks instead. One request at a time on loopback, paw's whole `readSnapshotJob`
  * cost 199–255 µs of CPU a call with it and 246–286 µs with `request` (BENCHMARKS.md). The
  * dispatcher's options (timeouts, the largest response) apply as they do to `request`; its
- * errors reject unchanged.
+ * errors reject unchanged. `maxBodyBytes` bounds one request's successful body further.
  */
 export function sendForWholeResponse(
   dispatcher: Dispatcher,
@@ -46,17 +66,30 @@ export function sendForWholeResponse(
     let status = 0;
     let headers: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
+    let received = 0;
+    const maxBodyBytes = request.maxBodyBytes ?? Infinity;
+    const succeeded = (): boolean => status >= 200 && status < 300;
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(started) {
         controller = started;
         if (abortedWith !== undefined) started.abort(abortedWith);
       },
-      onResponseStart(_controller, statusCode, responseHeaders) {
+      onResponseStart(started, statusCode, responseHeaders) {
         status = statusCode;
         headers = responseHeaders;
+        const announced = Number(responseHeaders['content-length']);
+        if (succeeded() && announced > maxBodyBytes) {
+          started.abort(new AnswerTooLargeError(status, maxBodyBytes));
+        }
       },
-      onResponseData(_controller, chunk) {
-        chunks.push(chunk);
+      onResponseData(started, chunk) {
+        received += chunk.length;
+        if (succeeded()) {
+          if (received > maxBodyBytes) started.abort(new AnswerTooLargeError(status, maxBodyBytes));
+          else chunks.push(chunk);
+        } else if (received - chunk.length < FAILURE_BODY_BYTES) {
+          chunks.push(chunk.subarray(0, FAILURE_BODY_BYTES - (received - chunk.length)));
+        }
       },
       onResponseEnd() {
         settle();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorFromStatus, malformedResponse } from '../http/error-factory.js';
 import type { IncomingResponse } from '../http/http-transport.js';
+import { readAnswerJson } from '../http/parse-json-body.js';
 import type { PlatformError } from '../http/platform-errors.js';
 
 /** The REST envelope (spec section 2): tolerant of extra fields at every level. */
@@ -60,13 +61,7 @@ export function parseEnvelope<S extends z.ZodType>(
       notJson,
       requestId: response.requestId,
     });
-  let json: unknown;
-  try {
-    json = JSON.parse(response.body);
-  } catch {
-    throw fail('the body is not JSON', true);
-  }
-  const envelope = envelopeSchema.safeParse(json);
+  const envelope = envelopeSchema.safeParse(readAnswerJson(response, operation));
   if (!envelope.success)
     throw fail(`not a {data, error, metadata} envelope (${fieldsOf(envelope.error)})`, false);
   const { error, data, metadata } = envelope.data;

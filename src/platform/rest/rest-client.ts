@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
+import type { AnswerSize } from '../http/answer-limits.js';
 import { Paginated } from '../pagination/paginated.js';
 import { collectionSchema } from './collection.js';
 import type { RestOperationId } from '../../platform-defaults/default-routes.js';
@@ -22,6 +23,8 @@ export interface RestCallOptions {
   readonly query?: Readonly<Record<string, QueryValue>>;
   readonly body?: unknown;
   readonly signal?: AbortSignal | undefined;
+  /** How large the answer may be (default `single`). */
+  readonly answer?: AnswerSize | undefined;
 }
 
 export interface RestClientOptions {
@@ -62,6 +65,7 @@ export class RestClient {
       authorization: this.options.authorization,
       body: options.body === undefined ? undefined : { json: options.body },
       signal: options.signal,
+      answer: options.answer,
       parse: (response) => parseEnvelope(response, operationId, dataSchema),
     });
   }
@@ -80,6 +84,7 @@ export class RestClient {
         const result = await this.call(operationId, pageSchema, {
           ...options,
           signal,
+          answer: 'page',
           query: { ...options.query, first, after },
         });
         return result.data;

@@ -1,4 +1,5 @@
 import { parse as parseYaml } from 'yaml';
+import { answerCostProblem } from '../http/answer-limits.js';
 import { appendPath } from '../http/append-path.js';
 import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
 import type { IncomingResponse } from '../http/http-transport.js';
@@ -111,6 +112,8 @@ async function readReference(
   if (!tried.includes(url.pathname)) tried.push(url.pathname);
   const response = await get(options, url).catch(() => undefined);
   if (response === undefined) return undefined;
+  // Too costly to parse is no reference paw can use (the YAML parser nests as deep as JSON's).
+  if (answerCostProblem(response.body) !== undefined) return undefined;
   let document: unknown;
   try {
     document = /^\s*[{[]/.test(response.body)
@@ -181,6 +184,7 @@ async function get(
         gated: true,
         authorization: options.authorization,
         signal: options.signal,
+        answer: 'document',
         parse: (answer) => answer,
         classify: (answer, operation) => redirectOrFailure(answer, operation),
       });

@@ -161,9 +161,9 @@ async function runRotation(
           ownAccount: result.ownAccount,
           rotations: result.rotations,
           recoveredInterruptedRotation: result.recoveredInterrupted,
-          ...(result.refusedAccessTokenOrigin === undefined
+          ...(result.refusedAccessTokenUri === undefined
             ? {}
-            : { refusedAccessTokenOrigin: result.refusedAccessTokenOrigin }),
+            : { refusedAccessTokenUri: result.refusedAccessTokenUri }),
           ...(result.suspendedTprPolicyIds === undefined
             ? {}
             : { suspendedTprPolicyIds: result.suspendedTprPolicyIds.join(', ') }),

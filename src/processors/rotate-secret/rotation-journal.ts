@@ -1,9 +1,11 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { Secret } from '../../config/secret.js';
 import { UsageError } from '../../errors/usage-error.js';
+import { readCappedFile } from '../../fs/read-capped-file.js';
 import type { Logger } from '../../log/logger.js';
+import { assertPrivateWrittenFolder } from '../../definitions/sink-folder.js';
 import { writeFileAtomically } from '../../platform/auth/credentials-file.js';
 
 /**
@@ -70,8 +72,10 @@ export async function readJournal(
   const file = journalPathOf(sink);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // A journal is a few hundred bytes.
+    text = await readCappedFile(file, { maxBytes: 64 * 1024, what: 'a rotation journal' });
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(
       `${file}: the rotation journal cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
@@ -117,7 +121,10 @@ export async function readJournal(
   };
 }
 
-/** Writes (or replaces) the journal of `journal.sink`: 0600, atomically, flushed to disk. */
+/**
+ * Writes (or replaces) the journal of `journal.sink`: 0600, atomically, flushed to disk, and
+ * only into a folder no one else can write in.
+ */
 export async function writeJournal(journal: RotationJournal): Promise<void> {
   const content = {
     version: 1,
@@ -134,7 +141,9 @@ export async function writeJournal(journal: RotationJournal): Promise<void> {
       ? {}
       : { recoveryTokenExpiresAt: journal.recoveryTokenExpiresAt }),
   };
-  await writeFileAtomically(journalPathOf(journal.sink), `${JSON.stringify(content, null, 2)}\n`);
+  await writeFileAtomically(journalPathOf(journal.sink), `${JSON.stringify(content, null, 2)}\n`, {
+    checkFolder: assertPrivateWrittenFolder,
+  });
 }
 
 /** Deletes the journal of `sink` (nothing if there is none). */

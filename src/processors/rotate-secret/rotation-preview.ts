@@ -37,6 +37,6 @@ export async function previewRotation(
     clientId,
     accountName,
     sink: definition.sink.file,
-    ...(sinkProblem === undefined ? {} : { sinkProblem }),
+    ...(sinkProblem === undefined ? {} : { sinkProblem: sinkProblem.message }),
   };
 }

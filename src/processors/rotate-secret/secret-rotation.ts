@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../../errors/usage-error.js';
 import { writeCredentialsFile } from '../../platform/auth/credentials-file.js';
-import { assertPrivateSinkFolder } from '../../definitions/sink-folder.js';
+import {
+  assertPrivateSinkFolder,
+  assertPrivateWrittenFolder,
+} from '../../definitions/sink-folder.js';
 import type { IssuedAccessToken } from '../../platform/auth/token-request.js';
 import { isRetryable } from '../../platform/http/is-retryable.js';
 import {
@@ -27,8 +30,8 @@ export interface RotationResult {
   readonly recoveredInterrupted: boolean;
   /** Whether the account is the one paw runs as (paw switched to the new secret). */
   readonly ownAccount: boolean;
-  /** An origin the platform's answer named as the token address, refused (never written). */
-  readonly refusedAccessTokenOrigin?: string | undefined;
+  /** A token address the platform's answer named, refused (never written). */
+  readonly refusedAccessTokenUri?: string | undefined;
   /**
    * Quorum-authorization policies the platform says the rotation suspended: changes they
    * guarded no longer wait for approval until someone reviews them.
@@ -141,6 +144,8 @@ export class SecretRotation {
     signal?: AbortSignal,
   ): Promise<{ rotated: boolean }> {
     const { platform, crashPoints, logger } = this.dependencies;
+    // At start-up as in a run: a sink others could write in is neither trusted nor rewritten.
+    await assertPrivateSinkFolder(journal.sink);
     const state = await checkSink(platform, journal.sink, journal.clientId, signal);
     const context = { runId: journal.runId, clientId: journal.clientId, sink: journal.sink };
     if (state === 'works') {
@@ -199,7 +204,7 @@ export class SecretRotation {
     journal: RotationJournal,
     stage: 'rotate' | 'rotate.recovery',
     signal: AbortSignal | undefined,
-  ): Promise<Pick<RotationResult, 'refusedAccessTokenOrigin' | 'suspendedTprPolicyIds'>> {
+  ): Promise<Pick<RotationResult, 'refusedAccessTokenUri' | 'suspendedTprPolicyIds'>> {
     const { platform, crashPoints, logger } = this.dependencies;
     const { runId, clientId, sink } = journal;
     const accounts =
@@ -232,15 +237,15 @@ export class SecretRotation {
         'the rotation suspended quorum-authorization policies: review them in the platform',
       );
     }
-    if (issued.refusedAccessTokenOrigin !== undefined) {
-      // Written as is, the next user of the sink would post the secret to that origin.
+    if (issued.refusedAccessTokenUri !== undefined) {
+      // Written as is, the next user of the sink would post the secret there, or nowhere.
       logger.warn(
-        { runId, clientId, sink, answeredOrigin: issued.refusedAccessTokenOrigin },
+        { runId, clientId, sink, answeredTokenUri: issued.refusedAccessTokenUri },
         "the platform's rotation answer named another token address; the sink keeps the platform's own",
       );
     }
     try {
-      await writeCredentialsFile(sink, issued);
+      await writeCredentialsFile(sink, issued, { checkFolder: assertPrivateWrittenFolder });
       crashPoints.reach(`${stage}.after-sink-write`);
       if (journal.recoveryToken !== undefined) {
         // paw's own account: from now on paw's token requests use the new secret.
@@ -262,7 +267,7 @@ export class SecretRotation {
     }
     logger.info({ runId, clientId, sink }, 'the new secret authenticates');
     return {
-      refusedAccessTokenOrigin: issued.refusedAccessTokenOrigin,
+      refusedAccessTokenUri: issued.refusedAccessTokenUri,
       suspendedTprPolicyIds: suspended.length > 0 ? suspended : undefined,
     };
   }

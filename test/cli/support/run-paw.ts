@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const PAW = fileURLToPath(new URL('../../../bin/paw.js', import.meta.url));
@@ -16,6 +16,8 @@ export interface RunOptions {
   readonly stdin?: string;
   /** Called with each chunk of standard output as it arrives (for interactive flows). */
   readonly onStdout?: (chunk: string) => void;
+  /** Called with the child once it is spawned (to kill one that hangs, say). */
+  readonly onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Runs `node bin/paw.js ...args` as a real child process and collects what it prints. */
@@ -26,6 +28,7 @@ export function runPaw(args: readonly string[], options: RunOptions): Promise<Pa
       env: { PATH: process.env['PATH'] ?? '', HOME: options.cwd, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    options.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendForWholeResponse } from '../../../src/platform/http/whole-response.js';
+import {
+  AnswerTooLargeError,
+  sendForWholeResponse,
+} from '../../../src/platform/http/whole-response.js';
 
 /** A real HTTP server on 127.0.0.1: each path answers its own way. */
 describe('sendForWholeResponse', () => {
@@ -22,6 +25,8 @@ describe('sendForWholeResponse', () => {
         setTimeout(() => response.end(',"error":null}'), 20);
       } else if (request.url === '/large') {
         response.end('x'.repeat(4096));
+      } else if (request.url === '/large-failure') {
+        response.writeHead(503).end('y'.repeat(100 * 1024));
       } else if (request.url?.startsWith('/echo')) {
         let body = '';
         request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -91,5 +96,30 @@ describe('sendForWholeResponse', () => {
     await expect(
       sendForWholeResponse(agent, { url: new URL(`${base}/large`), method: 'GET', headers: {} }),
     ).rejects.toMatchObject({ code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' });
+  });
+
+  it('aborts a successful answer past the request’s maxBodyBytes, and keeps only the start of a failure’s', async () => {
+    const roomy = new Agent();
+    try {
+      const refused = await sendForWholeResponse(roomy, {
+        url: new URL(`${base}/large`),
+        method: 'GET',
+        headers: {},
+        maxBodyBytes: 1000,
+      }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AnswerTooLargeError);
+      expect(refused).toMatchObject({ status: 200, maxBytes: 1000 });
+
+      const failure = await sendForWholeResponse(roomy, {
+        url: new URL(`${base}/large-failure`),
+        method: 'GET',
+        headers: {},
+        maxBodyBytes: 1000,
+      });
+      expect(failure.status).toBe(503);
+      expect(failure.body).toBe('y'.repeat(64 * 1024));
+    } finally {
+      await roomy.destroy();
+    }
   });
 });
