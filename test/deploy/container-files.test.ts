@@ -51,7 +51,15 @@ describe('Dockerfile and docker-compose.yml', () => {
   it('the Dockerfile builds in stages, runs dist/ as a non-root user on Node 22 and checks /healthz', () => {
     const dockerfile = read('Dockerfile');
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-/m);
-    expect(dockerfile.match(/^FROM /gm)).toHaveLength(3);
+    expect(dockerfile).toMatch(/^ARG RUNTIME_IMAGE=gcr\.io\/distroless\/cc-debian12$/m);
+    expect(dockerfile.match(/^FROM /gm)).toHaveLength(4);
+    // The runtime is a base without shell or npm: it runs nothing while building, and takes
+    // only the node binary from the Node image.
+    const runtime = dockerfile.slice(dockerfile.search(/^FROM \$\{RUNTIME_IMAGE\} AS runtime$/m));
+    expect(runtime).toMatch(/^FROM /);
+    expect(runtime).not.toMatch(/^RUN /m);
+    expect(runtime).toContain('COPY --from=build /usr/local/bin/node /usr/local/bin/node');
+    expect(runtime).toMatch(/^COPY --from=accounts --chown=node:node \S+ \/var\/lib\/paw$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK [\s\S]*\/healthz/m);
     expect(dockerfile).toContain('ENTRYPOINT ["node", "dist/cli/main.js"]');
