@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { OutcomeQueries } from '../src/outcomes/outcome-queries.js';
-import { OutcomeStore } from '../src/outcomes/outcome-store.js';
+import { Outcomes } from '../src/outcomes/outcomes.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 3);
@@ -27,7 +27,7 @@ async function usedMemory(redis: Redis): Promise<number> {
 const server = await startPrivateRedisServer();
 const redis = new Redis(server.url);
 try {
-  const store = new OutcomeStore(redis, 'bench');
+  const store = new Outcomes(redis, 'bench');
   const queries = new OutcomeQueries(redis, 'bench');
   const workloads = Array.from({ length: ITEMS }, (_, index) => ({
     id: randomUUID(),
@@ -38,7 +38,7 @@ try {
   const night = Date.parse('2025-06-01T01:00:00Z');
   for (let run = 0; run < RUNS; run++) {
     const runId = `nightly-vms@2025060${run + 1}T010000Z`;
-    await store.createRun({
+    await store.runs.create({
       runId,
       definitionId: 'nightly-vms',
       kind: 'snapshot',
@@ -46,13 +46,13 @@ try {
       trigger: 'cron',
       status: 'queued',
     });
-    await store.startRun(runId);
+    await store.runs.start(runId);
     const started = performance.now();
     for (let offset = 0; offset < ITEMS; offset += CONCURRENCY) {
       await Promise.all(
         workloads.slice(offset, offset + CONCURRENCY).map((workload, index) => {
           const failed = (offset + index) % 50 === 0;
-          return store.recordItem(runId, workload.id, {
+          return store.items.record(runId, workload.id, {
             status: failed ? 'failed' : 'succeeded',
             target: workload.id,
             targetName: workload.name,
@@ -73,7 +73,7 @@ try {
       );
     }
     recordMs += performance.now() - started;
-    await store.finishRun(runId);
+    await store.runs.finish(runId);
   }
   const used = (await usedMemory(redis)) - before;
 

@@ -2,24 +2,24 @@ import { parseArgs } from 'node:util';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { PAW_VERSION } from '../src/version/paw-version.js';
+import { PAW_VERSION } from '../src/shared/paw-version.js';
 import { Secret } from '../src/config/secret.js';
 import { settingsSchema, type Settings } from '../src/config/settings-schema.js';
 import { jobDefinitionSchema, type JobDefinition } from '../src/definitions/job-definition.js';
-import { Shutdown } from '../src/lifecycle/shutdown.js';
-import { createLogger, type Logger } from '../src/log/logger.js';
+import { Shutdown } from '../src/shared/shutdown.js';
+import { createLogger, type Logger } from '../src/shared/logger.js';
 import { PawMetrics } from '../src/ops/metrics/paw-metrics.js';
-import { openNotificationProducer } from '../src/ops/notify/open-notification-producer.js';
+import { openNotificationProducer } from '../src/queue/notifications/open-notification-producer.js';
 import { workerObservers } from '../src/ops/worker-observers.js';
-import { OutcomeStore } from '../src/outcomes/outcome-store.js';
+import { Outcomes } from '../src/outcomes/outcomes.js';
 import { runIdFor } from '../src/queue/run-id.js';
 import { RUN_JOB_NAME, type RunJobData } from '../src/queue/run-job.js';
 import { RunProducer } from '../src/queue/run-producer.js';
 import { RunQueues, defaultJobOptions, queueNameOf } from '../src/queue/run-queues.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
 import { RunFirer } from '../src/scheduler/run-firer.js';
-import { startWorkerService } from '../src/worker/worker-service.js';
-import { openOutcomes } from '../src/app/open-outcomes.js';
+import { startWorkerService } from '../src/cli/services/worker-service.js';
+import { openOutcomes } from '../src/cli/services/open-outcomes.js';
 import {
   benchContext,
   contextLines,
@@ -342,7 +342,7 @@ async function pawEnqueue(
   const queues = new RunQueues(connection, settings);
   try {
     const firer = new RunFirer(
-      new OutcomeStore(connection, settings.redis.prefix),
+      new Outcomes(connection, settings.redis.prefix).runs,
       new RunProducer(queues, bench.logger),
       bench.logger,
     );

@@ -4,11 +4,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { settingsSchema } from '../src/config/settings-schema.js';
-import { OutcomeStore } from '../src/outcomes/outcome-store.js';
+import { Outcomes } from '../src/outcomes/outcomes.js';
 import { runIdFor } from '../src/queue/run-id.js';
 import { queueNameOf } from '../src/queue/run-queues.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
-import { CronSchedule } from '../src/cron/cron-schedule.js';
+import { CronSchedule } from '../src/definitions/schedule/cron-schedule.js';
 import {
   benchContext,
   contextLines,
@@ -356,10 +356,10 @@ async function collect(
       fire.added = Math.max(fire.added, 1);
     }
   });
-  const store = new OutcomeStore(redis, PREFIX);
+  const store = new Outcomes(redis, PREFIX);
   for (const fire of fires) {
     if (fire.enqueuedMs !== undefined) continue;
-    fire.recordedMissed = (await store.getRun(fire.runId))?.status === 'missed';
+    fire.recordedMissed = (await store.runs.get(fire.runId))?.status === 'missed';
   }
   for (const replica of replicas) {
     for (const record of replica.logRecords()) {

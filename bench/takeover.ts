@@ -242,7 +242,7 @@ async function killOnce(
   }
   let delayMs: number | undefined;
   while (Date.now() < deadline) {
-    const item = await fleet.outcomes.getItem(runId, workloadId);
+    const item = await fleet.outcomes.items.get(runId, workloadId);
     if (typeof item?.platformJobId === 'string') {
       delayMs = Date.now() - killedAt;
       break;

@@ -6,8 +6,8 @@ import {
   authenticates,
   createTestAccount,
   secretIn,
-} from '../../test/processors/rotate-secret/support/service-accounts.js';
-import { journalPathOf } from '../../src/processors/rotate-secret/rotation-journal.js';
+} from '../../test/job-kinds/rotate-secret/support/service-accounts.js';
+import { journalPathOf } from '../../src/job-kinds/rotate-secret/rotation-journal.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { startKillBed } from './support/kill-bed.js';
 import type { PawFleet } from '../../test/support/paw-fleet.js';
@@ -195,7 +195,7 @@ export const scenario: ChaosScenario = {
           label = `#${i} SIGKILL at ${delayMs.toFixed(0)} ms`;
           runId = await fleet.fire(definition);
           await new Promise((resolve) => setTimeout(resolve, delayMs));
-          const status = (await fleet.outcomes.getRun(runId))?.status;
+          const status = (await fleet.outcomes.runs.get(runId))?.status;
           await worker.stop('SIGKILL');
           tally.randomKills++;
           if (status === 'running') tally.randomKillsMidRotation++;
@@ -266,7 +266,7 @@ async function exitsWithin(paw: PawProcess, timeoutMs: number): Promise<boolean>
 
 /** Resolves once the run is no longer queued (a worker took it) or `paw` has exited. */
 async function untilTaken(fleet: PawFleet, runId: string, paw: PawProcess): Promise<void> {
-  while (isRunning(paw) && (await fleet.outcomes.getRun(runId))?.status === 'queued') {
+  while (isRunning(paw) && (await fleet.outcomes.runs.get(runId))?.status === 'queued') {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

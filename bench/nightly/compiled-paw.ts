@@ -4,7 +4,8 @@ import { rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 /**
- * paw as the container image runs it: `src/` compiled by `tsc -p tsconfig.build.json`, run with
+ * paw as the container image runs it: `src/` built by `bin/build.mjs` (tsc, and the Lua
+ * scripts copied beside the JavaScript, as the image's build stage does), run with
  * plain `node` (no tsx transforming the sources in the process, which costs start-up CPU and
  * about 60 MB of memory per process). Compiled into a sibling of `dist/`, because paw reads
  * package.json one level above its compiled folder; removed when the benchmark ends.
@@ -19,7 +20,7 @@ export interface PawCommand {
 export async function compiledPaw(): Promise<PawCommand> {
   const outDir = `.dist-bench-${randomUUID().slice(0, 8)}`;
   try {
-    await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', outDir]);
+    await promisify(execFile)(process.execPath, ['bin/build.mjs', '--outDir', outDir]);
   } catch (error) {
     // tsc writes what it could compile even when it fails: leave nothing behind.
     await rm(outDir, { recursive: true, force: true });

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { RunRecord } from '../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
-import { findFreePort } from '../../src/net/free-port.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
+import { findFreePort } from '../../src/shared/free-port.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
 import type { PawCommand } from './compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './contender-result.js';
@@ -124,7 +124,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     const runId = await firePawRun(entry, environment);
     progress.line(`paw: fired run ${runId}`);
 
-    const store = new OutcomeStore(redis, 'paw');
+    const store = new Outcomes(redis, 'paw');
     const run = await waitForRun(store, runId, processes, progress);
     const usage = processes.map(usageOf);
     const redisCpuMs = (processUsage(redisServer.pid)?.cpuMs ?? NaN) - redisCpuAtStart;
@@ -344,7 +344,7 @@ async function firePawRun(
 }
 
 async function waitForRun(
-  store: OutcomeStore,
+  store: Outcomes,
   runId: string,
   processes: readonly PawProcess[],
   progress: Progress,
@@ -354,7 +354,7 @@ async function waitForRun(
     const dead = processes.find((paw) => paw.exited());
     if (dead !== undefined)
       throw new ContenderCrashedError(`${dead.name} exited during the run:\n${dead.stderrTail()}`);
-    const run = await store.getRun(runId);
+    const run = await store.runs.get(runId);
     if (run !== undefined && !isActiveStatus(run.status)) return run;
     if (Date.now() - lastReport >= 5_000 && run !== undefined) {
       lastReport = Date.now();

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { PAW_VERSION } from '../version/paw-version.js';
+import { PAW_VERSION } from '../shared/paw-version.js';
 
 /**
  * Every command, in the order `paw --help` lists them. Each lives in its own file under

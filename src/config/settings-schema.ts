@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { PLATFORM_APIS } from '../platform-defaults/platform-apis.js';
-import { REST_RECORD_KINDS } from '../platform-defaults/default-field-aliases.js';
+import { PLATFORM_APIS } from '../platform/defaults/platform-apis.js';
+import { REST_RECORD_KINDS } from '../platform/defaults/default-field-aliases.js';
 import {
   HTTP_METHODS,
   REST_OPERATION_IDS,
   routePlaceholderProblem,
   type RestOperationId,
-} from '../platform-defaults/default-routes.js';
-import { EVENT_TYPE_MEANINGS, JOB_PHASES } from '../platform-defaults/default-vocabulary.js';
+} from '../platform/defaults/default-routes.js';
+import { EVENT_TYPE_MEANINGS, JOB_PHASES } from '../platform/defaults/default-vocabulary.js';
 import { Secret } from './secret.js';
 
 /**
@@ -160,7 +160,7 @@ const platformWord = z.string().trim().min(1).max(200);
 const phaseWords = z.partialRecord(z.enum(JOB_PHASES), z.array(platformWord)).default({});
 
 /**
- * Words to add to paw's vocabularies (src/platform-defaults/default-vocabulary.ts): what the
+ * Words to add to paw's vocabularies (src/platform/defaults/default-vocabulary.ts): what the
  * platform you run against says where paw's defaults do not know it. A word listed here takes
  * the meaning given here.
  */
@@ -541,7 +541,7 @@ const crashPointPattern = /^[a-z0-9-]+(\.[a-z0-9-]+)*(@[1-9][0-9]*)?$/;
 const debugSettings = z.strictObject({
   /**
    * Crash points at which this process kills itself with SIGKILL, to prove that a crash there
-   * loses nothing (see src/lifecycle/crash-points.ts). Never set in production.
+   * loses nothing (see src/shared/crash-points.ts). Never set in production.
    */
   crashAt: z
     .array(

@@ -3,12 +3,12 @@ import type { Settings } from '../config/settings-schema.js';
 import { formatProblem } from '../definitions/definition-problem.js';
 import { DefinitionSet } from '../definitions/definition-set.js';
 import { JOB_KINDS, type JobDefinition } from '../definitions/job-definition.js';
-import { UsageError } from '../errors/usage-error.js';
-import type { Logger } from '../log/logger.js';
+import { UsageError } from '../shared/usage-error.js';
+import type { Logger } from '../shared/logger.js';
 import { Outcomes } from '../outcomes/outcomes.js';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/outcome-status.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
+import { connectRedis, createRedisConnection } from '../redis/redis-connection.js';
 import { RunQueues } from '../queue/run-queues.js';
 import { DASHBOARD_CSS, DASHBOARD_JS } from './dashboard/dashboard-assets.js';
 import { RunItemsReader } from './dashboard/run-items-reader.js';
@@ -27,7 +27,7 @@ import {
 } from './dashboard/dashboard-page.js';
 import { checkReadiness } from './health/readiness.js';
 import type { PawMetrics } from './metrics/paw-metrics.js';
-import { createNotifyQueue } from './notify/notification-queue.js';
+import { createNotifyQueue } from '../queue/notifications/notification-queue.js';
 import { OpsAccess } from './auth/ops-access.js';
 import { SchedulePauses } from '../scheduler/schedule-pauses.js';
 import { OperatorActions } from './operator-actions.js';
@@ -308,7 +308,7 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   app.get<{ Params: { runId: string }; Querystring: { items?: string } }>(
     '/api/runs/:runId',
     async (request, reply) => {
-      const run = await context.outcomes.store.getRun(request.params.runId);
+      const run = await context.outcomes.runs.get(request.params.runId);
       if (run === undefined) return reply.code(404).send({ error: 'no such run' });
       const itemsPerRun = Number(request.query.items ?? '100');
       return loadRunView(

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings-schema.js';
-import type { Shutdown } from '../lifecycle/shutdown.js';
-import type { Logger } from '../log/logger.js';
+import type { Shutdown } from '../shared/shutdown.js';
+import type { Logger } from '../shared/logger.js';
 import type { PlatformObserver } from '../platform/platform-observer.js';
-import { openShutdownConnection } from '../queue/redis-connection.js';
+import { openShutdownConnection } from '../redis/redis-connection.js';
 
 const SECOND_MS = 1000;
 const HOUR_MS = 3_600_000;

@@ -15,11 +15,10 @@
  *   item key is the target id (a workload's snapshot: the common case, kept short because there
  *   is one entry per item), else `<runId> <itemKey>`
  * - `target-names` hash: lowercased target name → target id (the latest seen)
- * - `lane-queue:<runId>` sorted set: the items of a run worked in lanes (a snapshot run's, see
- *   docs/worker.md) that no lane has taken yet
- * - `lane:<runId>:<n>` sorted sets: the items a lane has taken, each scored by when it is next
- *   due; an item leaves its lane when it ends. The run's `lanes` field says how many there are
  * - `trim-lock`: held by the replica trimming expired records
+ *
+ * A job kind may keep keys of its own for a run under the same base (a snapshot run's lanes:
+ * src/job-kinds/snapshot/lanes/lane-keys.ts); the retention trimmer is told them.
  */
 /** The item statuses with a set of their own per run (see {@link OutcomeKeys}). */
 export const INDEXED_ITEM_STATUSES = ['failed', 'skipped', 'timed-out', 'canceled'] as const;
@@ -53,14 +52,6 @@ export class OutcomeKeys {
 
   itemsWithStatus(runId: string, status: string): string {
     return `${this.base}:items:${runId}:${status}`;
-  }
-
-  laneQueue(runId: string): string {
-    return `${this.base}:lane-queue:${runId}`;
-  }
-
-  lane(runId: string, lane: number): string {
-    return `${this.base}:lane:${runId}:${lane}`;
   }
 
   target(targetId: string): string {

@@ -207,6 +207,15 @@ export function runFromHash(hash: Record<string, string>): RunRecord | undefined
   return record;
 }
 
+/** A run from its fields as a script returns them: HGETALL's flat field/value list. */
+export function runFromFlatHash(flat: readonly string[]): RunRecord | undefined {
+  const hash: Record<string, string> = {};
+  for (let index = 0; index + 1 < flat.length; index += 2) {
+    hash[flat[index] ?? ''] = flat[index + 1] ?? '';
+  }
+  return runFromHash(hash);
+}
+
 function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -1,10 +1,19 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../shared/logger.js';
 import { OutcomeKeys, targetMember } from './outcome-keys.js';
 import { ITEM_STATUSES } from './outcome-status.js';
 
 const DAY_MS = 86_400_000;
 const RUNS_PER_BATCH = 50;
+
+/**
+ * The keys a job kind keeps for a run beside its records (a snapshot run's lanes), given the
+ * run's id and fields: deleted with the run.
+ */
+export type RunAttachedKeys = (
+  runId: string,
+  run: Readonly<Record<string, string>>,
+) => readonly string[];
 
 /** What a trim removed. */
 export interface TrimResult {
@@ -20,7 +29,11 @@ export interface TrimResult {
 export async function trimOutcomes(
   redis: Redis,
   prefix: string,
-  options: { readonly now: Date; readonly retentionDays: number },
+  options: {
+    readonly now: Date;
+    readonly retentionDays: number;
+    readonly attachedKeys?: RunAttachedKeys;
+  },
 ): Promise<TrimResult> {
   const keys = new OutcomeKeys(prefix);
   const cutoff = options.now.getTime() - options.retentionDays * DAY_MS;
@@ -38,15 +51,21 @@ export async function trimOutcomes(
     );
     if (runIds.length === 0) break;
     for (const runId of runIds) {
-      items += await deleteRun(redis, keys, runId);
+      items += await deleteRun(redis, keys, runId, options.attachedKeys);
       runs++;
     }
   }
   return { runs, items };
 }
 
-async function deleteRun(redis: Redis, keys: OutcomeKeys, runId: string): Promise<number> {
-  const [definitionId, laneCount] = await redis.hmget(keys.run(runId), 'definitionId', 'lanes');
+async function deleteRun(
+  redis: Redis,
+  keys: OutcomeKeys,
+  runId: string,
+  attachedKeys: RunAttachedKeys | undefined,
+): Promise<number> {
+  const run = await redis.hgetall(keys.run(runId));
+  const definitionId = run['definitionId'];
   const itemsKey = keys.items(runId);
   const names = new Map<string, string>();
   let items = 0;
@@ -76,15 +95,11 @@ async function deleteRun(redis: Redis, keys: OutcomeKeys, runId: string): Promis
 
   const transaction = redis.multi();
   transaction.del(itemsKey, ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)));
-  // A run trimmed before its items ended (a run abandoned mid-way) still has lanes.
-  const lanes = Number(laneCount ?? 0);
-  transaction.del(
-    keys.laneQueue(runId),
-    ...Array.from({ length: lanes }, (_, lane) => keys.lane(runId, lane)),
-  );
+  const attached = attachedKeys?.(runId, run) ?? [];
+  if (attached.length > 0) transaction.del(...attached);
   transaction.del(keys.run(runId));
   transaction.zrem(keys.runs(), runId);
-  if (definitionId !== null && definitionId !== undefined) {
+  if (definitionId !== undefined) {
     transaction.zrem(keys.runsOf(definitionId), runId);
     transaction.zrem(keys.active(definitionId), runId);
   }
@@ -99,6 +114,8 @@ export interface RetentionTrimmerOptions {
   readonly intervalMs: number;
   readonly logger: Logger;
   readonly clock?: () => Date;
+  /** The keys job kinds keep for a run, deleted with it. */
+  readonly attachedKeys?: RunAttachedKeys;
 }
 
 /**
@@ -150,6 +167,9 @@ export class RetentionTrimmer {
       const result = await trimOutcomes(redis, this.options.prefix, {
         now: (this.options.clock ?? (() => new Date()))(),
         retentionDays: this.options.retentionDays,
+        ...(this.options.attachedKeys === undefined
+          ? {}
+          : { attachedKeys: this.options.attachedKeys }),
       });
       if (result.runs > 0) {
         logger.info(

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
+import {
+  startWorkerTestKit,
+  type WorkerTestKit,
+} from '../job-kinds/worker/support/worker-test-kit.js';
 
 /** `paw retry <runId>` (real process, real Redis, the simulator, an in-process worker). */
 describe('paw retry', () => {

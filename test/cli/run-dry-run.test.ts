@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
+import {
+  startWorkerTestKit,
+  type WorkerTestKit,
+} from '../job-kinds/worker/support/worker-test-kit.js';
 
 /** `paw run <id> --dry-run` (real processes, the simulator): what a run would do, touching nothing. */
 describe('paw run --dry-run', () => {

@@ -13,7 +13,7 @@ import {
 } from '../../src/definitions/load-definitions.js';
 import { matchesNamePattern } from '../../src/definitions/name-pattern.js';
 import { retentionOf } from '../../src/definitions/snapshot-definition.js';
-import { UsageError } from '../../src/errors/usage-error.js';
+import { UsageError } from '../../src/shared/usage-error.js';
 import { jobsFolder } from '../support/definitions.js';
 
 const snapshot = (extra: string): string =>

@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/settings-schema.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import type { ItemUpdate } from '../../src/outcomes/outcome-records.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../../src/ops/ops-server.js';
@@ -150,7 +150,7 @@ describe.skipIf(!availability.available)('the dashboard in a real browser (chrom
 
   it("draws each definition's last runs, a snapshot run's progress and a window's timeline, with the right counts", async () => {
     const prefix = settings.redis.prefix;
-    const store = new OutcomeStore(redis, prefix);
+    const store = new Outcomes(redis, prefix);
     const t0 = Math.floor((Date.now() - 8 * 3_600_000) / MINUTE) * MINUTE;
     const at = (ms: number): Date => new Date(t0 + ms);
     const oneItem = (status: ItemUpdate['status'], ms: number) => [
@@ -180,7 +180,7 @@ describe.skipIf(!availability.available)('the dashboard in a real browser (chrom
       finishedAt: at(3_600_000 + 5 * MINUTE),
       items: oneItem('failed', 3_600_000 + 5 * MINUTE),
     });
-    await store.createRun({
+    await store.runs.create({
       runId: hourly(2),
       definitionId: 'hourly-sql',
       kind: 'snapshot',
@@ -351,7 +351,7 @@ describe.skipIf(!availability.available)('the dashboard in a real browser (chrom
 
     // The progress: the slices add up to the run's ended items, failures where they happened,
     // the run's own 429s only.
-    const run = await store.getRun(hourly(4));
+    const run = await store.runs.get(hourly(4));
     const endedItems =
       (run?.counts.total ?? 0) - (run?.counts.queued ?? 0) - (run?.counts.running ?? 0);
     expect(endedItems).toBe(41);

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/settings-schema.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import type { ItemUpdate } from '../../src/outcomes/outcome-records.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../../src/ops/ops-server.js';
@@ -43,9 +43,9 @@ describe('the dashboard with a run of 20,000 items', () => {
     settings = await opsSettings('large-run');
     const start = Date.parse('2025-01-06T01:00:00Z');
     let now = new Date(start);
-    const store = new OutcomeStore(redis, settings.redis.prefix, () => now);
+    const store = new Outcomes(redis, settings.redis.prefix, undefined, () => now);
     for (const id of [runId, running]) {
-      await store.createRun({
+      await store.runs.create({
         runId: id,
         definitionId: 'big-night',
         kind: 'snapshot',
@@ -53,7 +53,7 @@ describe('the dashboard with a run of 20,000 items', () => {
         trigger: 'cron',
         status: 'queued',
       });
-      await store.startRun(id);
+      await store.runs.start(id);
     }
     // Items end over 60 minutes; one in 500 fails. The second run's items are all still queued.
     const writes: Promise<unknown>[] = [];
@@ -66,13 +66,13 @@ describe('the dashboard with a run of 20,000 items', () => {
         finishedAt: new Date(start + (index % 60) * MINUTE + 30_000),
         ...(failed ? { errorCode: 'SNAPSHOT_FAILED' } : {}),
       };
-      writes.push(store.recordItem(runId, `vm-${index}`, update));
-      writes.push(store.recordItem(running, `vm-${index}`, { status: 'queued' }));
+      writes.push(store.items.record(runId, `vm-${index}`, update));
+      writes.push(store.items.record(running, `vm-${index}`, { status: 'queued' }));
       if (writes.length >= 1000) await Promise.all(writes.splice(0));
     }
     await Promise.all(writes);
     now = new Date(start + 61 * MINUTE);
-    await store.finishRun(runId);
+    await store.runs.finish(runId);
     const started = await startOpsServer({
       settings,
       logger: logs.logger,

@@ -5,8 +5,7 @@ import { Queue } from 'bullmq';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/settings-schema.js';
-import { silentLogger } from '../../src/log/logger.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { hashPassword } from '../../src/ops/auth/password-hash.js';
@@ -263,7 +262,7 @@ describe('RunRetry (the one home of paw retry and the dashboard retry)', () => {
     );
     await expect(dying.retry(DEFINITIONS, request)).rejects.toThrow();
     await deadQueues.close().catch(() => undefined);
-    const store = new OutcomeStore(redis, prefix);
+    const store = new Outcomes(redis, prefix);
     const manualRuns = async () =>
       (await redis.zrange(`${prefix}:outcomes:runs:def:nightly-vms`, '0', '-1')).filter((id) =>
         id.endsWith('-manual'),
@@ -286,7 +285,7 @@ describe('RunRetry (the one home of paw retry and the dashboard retry)', () => {
       expect(result.outcome).toBe('started');
       const retryRunId = result.runId ?? '';
       expect(retryRunId).toBe(claimed);
-      expect(await store.getRun(retryRunId)).toMatchObject({ status: 'queued' });
+      expect(await store.runs.get(retryRunId)).toMatchObject({ status: 'queued' });
       const queue = new Queue('snapshot', { connection: redis, prefix });
       try {
         // The run the first caller never fired is there now, over the same two workloads.

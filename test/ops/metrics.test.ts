@@ -5,7 +5,7 @@ import type { Settings } from '../../src/config/settings-schema.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../../src/ops/ops-server.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { isPlatformError } from '../../src/platform/http/platform-errors.js';
 import { waitForSnapshotJob } from '../../src/platform/jobs/wait-for-snapshot-job.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/platform-client.js';
@@ -83,14 +83,9 @@ describe('/metrics', () => {
 
   /** What a snapshot processor does, in process: trigger, wait, record; then finish the run. */
   async function snapshotRun(definitionId: string, workloadCount: number): Promise<string> {
-    const store = new OutcomeStore(
-      redis,
-      settings.redis.prefix,
-      undefined,
-      metrics.outcomes.observer(),
-    );
+    const store = new Outcomes(redis, settings.redis.prefix, metrics.outcomes.observer());
     const runId = `${definitionId}@20250101T0100${String(workloadCount).padStart(2, '0')}Z`;
-    await store.createRun({
+    await store.runs.create({
       runId,
       definitionId,
       kind: 'snapshot',
@@ -98,7 +93,7 @@ describe('/metrics', () => {
       trigger: 'manual',
       status: 'queued',
     });
-    await store.startRun(runId);
+    await store.runs.start(runId);
     const workloads = [];
     for await (const workload of platform.rest.workloads.list({ type: 'VSPHERE_VM' })) {
       workloads.push(workload);
@@ -108,7 +103,7 @@ describe('/metrics', () => {
       workloads.map(async (listed) => {
         const workload = await platform.rest.workloads.get(listed.id);
         const startedAt = new Date();
-        await store.recordItem(runId, workload.id, {
+        await store.items.record(runId, workload.id, {
           status: 'running',
           target: workload.id,
           targetName: workload.name,
@@ -124,7 +119,7 @@ describe('/metrics', () => {
             nextDelay: () => 20,
           });
           const phase = result.job.phase;
-          await store.recordItem(runId, workload.id, {
+          await store.items.record(runId, workload.id, {
             status:
               phase === 'succeeded' ? 'succeeded' : phase === 'canceled' ? 'canceled' : 'failed',
             platformJobId: result.job.id,
@@ -134,7 +129,7 @@ describe('/metrics', () => {
               : { errorMessage: result.job.errorMessage }),
           });
         } catch (error) {
-          await store.recordItem(runId, workload.id, {
+          await store.items.record(runId, workload.id, {
             status: 'failed',
             finishedAt: new Date(),
             errorCode: isPlatformError(error) ? (error.code ?? error.kind) : 'unexpected',
@@ -142,9 +137,9 @@ describe('/metrics', () => {
         }
       }),
     );
-    await store.finishRun(runId);
+    await store.runs.finish(runId);
     // A repeated finish (a retried job) must not be counted twice.
-    await store.finishRun(runId);
+    await store.runs.finish(runId);
     return runId;
   }
 

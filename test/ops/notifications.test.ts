@@ -6,16 +6,16 @@ import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/settings-schema.js';
 import type { JobDefinition } from '../../src/definitions/job-definition.js';
-import { Shutdown } from '../../src/lifecycle/shutdown.js';
+import { Shutdown } from '../../src/shared/shutdown.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
-import { NOTIFY_QUEUE_NAME } from '../../src/ops/notify/notification-queue.js';
+import { NOTIFY_QUEUE_NAME } from '../../src/queue/notifications/notification-queue.js';
 import {
   startNotificationService,
   type NotificationService,
 } from '../../src/ops/notify/notification-service.js';
 import { WebhookSender } from '../../src/ops/notify/webhook-sender.js';
-import { internalAddressKind } from '../../src/net/internal-address.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { internalAddressKind } from '../../src/shared/internal-address.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { exampleDefinition } from '../support/definitions.js';
@@ -132,7 +132,7 @@ describe('webhook notifications', () => {
       definitionId: 'nightly',
       items: [{ key: 'a', status: 'succeeded', targetName: 'vm-a' }],
     });
-    await new OutcomeStore(redis, prefix).createRun({
+    await new Outcomes(redis, prefix).runs.create({
       runId: 'nightly@20250103T010000Z',
       definitionId: 'nightly',
       kind: 'snapshot',

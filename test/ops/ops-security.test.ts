@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../src/net/free-port.js';
+import { findFreePort } from '../../src/shared/free-port.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { hashPassword } from '../../src/ops/auth/password-hash.js';
 import { startOpsServer, type OpsServer } from '../../src/ops/ops-server.js';

@@ -1,12 +1,16 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../src/net/free-port.js';
+import { findFreePort } from '../../src/shared/free-port.js';
 import type { ItemRow, RunRecord } from '../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
+import { LaneQueue } from '../../src/job-kinds/snapshot/lanes/lane-queue.js';
 import { eventually } from '../support/eventually.js';
 import type { PawProcess } from '../support/paw-process.js';
 import { parsePrometheusText, sumOf } from '../support/prometheus-text.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
+import {
+  startWorkerTestKit,
+  type WorkerTestKit,
+} from '../job-kinds/worker/support/worker-test-kit.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
 const TOKEN = 'hooks-secret-5d1e7b22';
@@ -100,7 +104,8 @@ notify: { webhook: { url: '${receiver.url(`/hooks/${TOKEN}`)}', allowInternalAdd
     ).toBe(3);
     // Each lane of each run (the count its run record holds) completed its job once.
     let lanes = 0;
-    for (const run of runs) lanes += await kit.outcomes.laneCount(run.runId, 0);
+    const laneQueue = new LaneQueue(kit.outcomes.redis, kit.outcomes.keys, kit.outcomes.items);
+    for (const run of runs) lanes += await laneQueue.count(run.runId, 0);
     expect(lanes).toBeGreaterThanOrEqual(3);
     expect(
       sumOf(exposition, 'paw_jobs_total', {

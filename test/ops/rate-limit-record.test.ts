@@ -5,7 +5,10 @@ import { eventually } from '../support/eventually.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer } from '../../src/ops/ops-server.js';
 import { RateLimitRecord } from '../../src/ops/rate-limit-record.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
+import {
+  startWorkerTestKit,
+  type WorkerTestKit,
+} from '../job-kinds/worker/support/worker-test-kit.js';
 
 /**
  * A real `paw worker` process meets 429s from the platform: each one lands in the record the

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Shutdown } from '../../src/lifecycle/shutdown.js';
+import { Shutdown } from '../../src/shared/shutdown.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer } from '../../src/ops/ops-server.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';

@@ -3,9 +3,9 @@ import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import {
   NotificationProducer,
   createNotifyQueue,
-} from '../../src/ops/notify/notification-queue.js';
+} from '../../src/queue/notifications/notification-queue.js';
 import { workerObservers } from '../../src/ops/worker-observers.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { captureLogs } from '../support/log-capture.js';
 import { connectTestRedis } from '../support/redis-connection.js';
 import { opsSettings } from './support/ops-settings.js';
@@ -18,10 +18,9 @@ describe('worker observers', () => {
     const settings = await opsSettings('observers');
     const queue = createNotifyQueue(redis, settings);
     const producer = new NotificationProducer(queue, captureLogs('info').logger);
-    const store = new OutcomeStore(
+    const store = new Outcomes(
       redis,
       settings.redis.prefix,
-      undefined,
       workerObservers(new PawMetrics({ processMetrics: false }), producer).outcomes,
     );
     try {
@@ -30,7 +29,7 @@ describe('worker observers', () => {
         ['loud', true],
       ] as const) {
         const runId = `${definitionId}@20250101T010000Z`;
-        await store.createRun({
+        await store.runs.create({
           runId,
           definitionId,
           kind: 'snapshot',
@@ -39,8 +38,8 @@ describe('worker observers', () => {
           status: 'queued',
           notify,
         });
-        await store.startRun(runId);
-        await store.finishRun(runId, { status: 'succeeded' });
+        await store.runs.start(runId);
+        await store.runs.finish(runId, { status: 'succeeded' });
       }
       await producer.flush();
       const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);

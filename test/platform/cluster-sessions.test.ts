@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors/usage-error.js';
+import { UsageError } from '../../src/shared/usage-error.js';
 import { writeCredentialsFile } from '../../src/platform/auth/credentials-file.js';
 import { UnsupportedClusterVersionError } from '../../src/platform/http/platform-errors.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';

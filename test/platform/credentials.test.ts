@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/load-settings.js';
-import { UsageError } from '../../src/errors/usage-error.js';
+import { UsageError } from '../../src/shared/usage-error.js';
 import { Secret } from '../../src/config/secret.js';
 import {
   readCredentialsFile,

@@ -6,7 +6,7 @@ import {
   ProtocolError,
   UnavailableError,
 } from '../../src/platform/http/platform-errors.js';
-import { TokenBucketGate } from '../../src/platform/http/token-bucket-gate.js';
+import { TokenBucketGate } from '../../src/platform/rate-limit/token-bucket-gate.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
 import { startPlatformTestKit, type PlatformTestKit } from './support/platform-test-kit.js';
 

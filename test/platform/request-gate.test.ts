@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBucketGate } from '../../src/platform/http/token-bucket-gate.js';
+import { TokenBucketGate } from '../../src/platform/rate-limit/token-bucket-gate.js';
 
 describe('TokenBucketGate', () => {
   it('lets a burst through at once and then serves callers in order', async () => {

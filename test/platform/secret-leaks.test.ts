@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCredentialsFile } from '../../src/platform/auth/credentials-file.js';
-import { TokenBucketGate } from '../../src/platform/http/token-bucket-gate.js';
+import { TokenBucketGate } from '../../src/platform/rate-limit/token-bucket-gate.js';
 import { waitForSnapshotJob } from '../../src/platform/jobs/wait-for-snapshot-job.js';
 import { startPlatformTestKit, type PlatformTestKit } from './support/platform-test-kit.js';
 

@@ -10,7 +10,7 @@ import {
   WORKLOAD_TYPE_PLACE_SOURCES,
   type SourcedWords,
   type WordSource,
-} from '../../src/platform-defaults/default-vocabulary.js';
+} from '../../src/platform/defaults/default-vocabulary.js';
 import { hasEnded } from '../../src/platform/jobs/job-status.js';
 import { Vocabulary } from '../../src/platform/vocabulary/vocabulary.js';
 

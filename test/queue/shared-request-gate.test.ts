@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log/logger.js';
-import { SharedRequestGate } from '../../src/queue/shared-request-gate.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { SharedRequestGate } from '../../src/platform/rate-limit/shared-request-gate.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
 import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CronSchedule, UnknownTimeZoneError } from '../../src/cron/cron-schedule.js';
-import { CronSyntaxError } from '../../src/cron/cron-expression.js';
+import {
+  CronSchedule,
+  UnknownTimeZoneError,
+} from '../../src/definitions/schedule/cron-schedule.js';
+import { CronSyntaxError } from '../../src/definitions/schedule/cron-expression.js';
 
 const iso = (dates: readonly Date[]): string[] => dates.map((date) => date.toISOString());
 const at = (text: string): Date => new Date(text);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../src/net/free-port.js';
+import { findFreePort } from '../../src/shared/free-port.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { eventually } from '../support/eventually.js';
 import { KubeletVolume } from '../support/kubelet-volume.js';

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/simulator.js';
-import { isUsageError } from '../../src/errors/usage-error.js';
+import { isUsageError } from '../../src/shared/usage-error.js';
 
 async function workloadIds(baseUrl: string, token: string): Promise<string[]> {
   const response = await request(`${baseUrl}/api/rest/workloads?first=1000`, {

@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '../../src/log/logger.js';
+import { createLogger, type Logger } from '../../src/shared/logger.js';
 
 /** A logger whose records are kept in memory, at debug level by default, for inspection. */
 export interface LogCapture {

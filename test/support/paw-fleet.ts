@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { settingsSchema, type Settings } from '../../src/config/settings-schema.js';
 import type { JobDefinition } from '../../src/definitions/job-definition.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import type { RunRecord } from '../../src/outcomes/outcome-records.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { RunFirer } from '../../src/scheduler/run-firer.js';
@@ -37,7 +37,7 @@ export interface PawFleetOptions {
 export class PawFleet {
   readonly prefix: string;
   readonly settings: Settings;
-  readonly outcomes: OutcomeStore;
+  readonly outcomes: Outcomes;
   readonly processes: PawProcess[] = [];
   private readonly queues: RunQueues;
   private readonly firer: RunFirer;
@@ -50,9 +50,9 @@ export class PawFleet {
   ) {
     this.prefix = options.prefix;
     this.settings = settingsSchema.parse({ redis: { url: options.redisUrl, prefix: this.prefix } });
-    this.outcomes = new OutcomeStore(redis, this.prefix);
+    this.outcomes = new Outcomes(redis, this.prefix);
     this.queues = new RunQueues(redis, this.settings);
-    this.firer = new RunFirer(this.outcomes, new RunProducer(this.queues), silentLogger());
+    this.firer = new RunFirer(this.outcomes.runs, new RunProducer(this.queues), silentLogger());
   }
 
   static async create(redis: Redis, options: PawFleetOptions): Promise<PawFleet> {
@@ -104,7 +104,7 @@ export class PawFleet {
   ): Promise<RunRecord> {
     const started = Date.now();
     for (;;) {
-      const run = await this.outcomes.getRun(runId);
+      const run = await this.outcomes.runs.get(runId);
       if (run !== undefined && done(run)) return run;
       if (Date.now() - started > timeoutMs) {
         throw new Error(

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
-import { silentLogger } from '../../../src/log/logger.js';
+import { silentLogger } from '../../../src/shared/logger.js';
 import {
   createPlatformClient,
   type PlatformClient,

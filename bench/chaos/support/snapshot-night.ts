@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { ItemRecord, RunRecord } from '../../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../../src/outcomes/outcome-status.js';
-import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../../src/outcomes/outcomes.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { PawChild, runPawCommand } from './paw-process.js';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
@@ -119,7 +119,7 @@ export class SnapshotNight {
     readonly redisUrl: string,
     readonly sim: SimProcess,
     private readonly observer: Redis,
-    private readonly outcomes: OutcomeStore,
+    private readonly outcomes: Outcomes,
     private readonly say: (line: string) => void,
   ) {}
 
@@ -178,7 +178,7 @@ export class SnapshotNight {
         redisUrl,
         sim,
         observer,
-        new OutcomeStore(observer, PREFIX),
+        new Outcomes(observer, PREFIX),
         options.progress,
       );
     } catch (error) {
@@ -259,7 +259,7 @@ export class SnapshotNight {
       let succeeded = 0;
       let runsEnded = 0;
       for (const runId of this.runIds) {
-        const run = await this.outcomes.getRun(runId);
+        const run = await this.outcomes.runs.get(runId);
         if (run === undefined) continue;
         items += run.counts.total;
         ended += run.counts.total - run.counts.queued - run.counts.running;

@@ -1,24 +1,25 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { Settings } from '../../config/settings-schema.js';
 import type { DefinitionSet } from '../../definitions/definition-set.js';
 import type { JobDefinition } from '../../definitions/job-definition.js';
-import type { Shutdown } from '../../lifecycle/shutdown.js';
-import type { Logger } from '../../log/logger.js';
+import type { Shutdown } from '../../shared/shutdown.js';
+import type { Logger } from '../../shared/logger.js';
 import { createBackoffStrategy } from '../../queue/backoff.js';
 import { Outcomes } from '../../outcomes/outcomes.js';
-import { openShutdownConnection } from '../../queue/redis-connection.js';
+import { openShutdownConnection } from '../../redis/redis-connection.js';
 import type { NotificationResult } from '../metrics/notification-metrics.js';
 import {
   NOTIFY_QUEUE_NAME,
   type NotificationProducer,
   type NotifyJobData,
-} from './notification-queue.js';
-import { notificationProducerOn } from './open-notification-producer.js';
+} from '../../queue/notifications/notification-queue.js';
+import { notificationProducerOn } from '../../queue/notifications/open-notification-producer.js';
 import { RunNotifier } from './run-notifier.js';
 import { WebhookDeliveryError, WebhookSender } from './webhook-sender.js';
-import { toJobError } from '../../processing/job-failure.js';
-import { failureVerdict } from '../../processing/settle-failure.js';
-import { attemptNumber } from '../../processing/step-job.js';
+import { toJobError } from '../../job-kinds/job-failure.js';
+import { failureVerdict } from '../../job-kinds/settle-failure.js';
+import { attemptNumber } from '../../queue/step-job.js';
+import { QueueWorkers } from '../../queue/workers/queue-workers.js';
 
 export interface NotificationServiceOptions {
   readonly settings: Settings;
@@ -78,9 +79,10 @@ export async function startNotificationService(
     }
   };
 
-  const worker = new Worker<NotifyJobData>(
-    NOTIFY_QUEUE_NAME,
-    async (job: Job<NotifyJobData>) => {
+  const workers = new QueueWorkers(logger);
+  workers.add<NotifyJobData>({
+    queueName: NOTIFY_QUEUE_NAME,
+    processor: async (job: Job<NotifyJobData>) => {
       try {
         const result = await notifier.notify(job.data.runId);
         report(result);
@@ -102,7 +104,7 @@ export async function startNotificationService(
         throw givingUp ? toJobError(failure) : failure;
       }
     },
-    {
+    options: {
       connection: redis,
       prefix: settings.redis.prefix,
       concurrency: 1,
@@ -113,11 +115,9 @@ export async function startNotificationService(
         }),
       },
     },
-  );
-  worker.on('error', (error) => {
-    logger.error({ err: { message: error.message } }, 'notification worker error');
+    fields: { queue: NOTIFY_QUEUE_NAME },
   });
-  shutdown.add('notification worker', () => worker.close());
-  await worker.waitUntilReady();
+  workers.drainOnShutdown(shutdown, 'notification worker');
+  await workers.start();
   return { producer };
 }

@@ -3,7 +3,7 @@ import type { Settings } from '../../config/settings-schema.js';
 import { DefinitionSet } from '../../definitions/definition-set.js';
 import type { JobDefinition } from '../../definitions/job-definition.js';
 import { FAILURE_STATUSES } from '../../definitions/notify-schema.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../shared/logger.js';
 import type { Outcomes } from '../../outcomes/outcomes.js';
 import type { ItemRecord } from '../../outcomes/outcome-records.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
@@ -51,7 +51,7 @@ export class RunNotifier {
    */
   async notify(runId: string): Promise<NotificationResult> {
     const { logger, settings } = this.options;
-    const run = await this.options.outcomes.store.getRun(runId);
+    const run = await this.options.outcomes.runs.get(runId);
     if (run === undefined) {
       logger.debug({ runId }, 'notification of a run that no longer exists: nothing to send');
       return 'not-needed';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { JobKind } from '../../../src/definitions/job-definition.js';
 import type { ItemUpdate } from '../../../src/outcomes/outcome-records.js';
-import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../../src/outcomes/outcomes.js';
 import type { OutcomeObserver } from '../../../src/outcomes/outcome-observer.js';
 
 /**
@@ -24,8 +24,8 @@ export async function recordRun(
   observer?: OutcomeObserver,
 ): Promise<string> {
   let now = run.startedAt;
-  const store = new OutcomeStore(redis, prefix, () => now ?? new Date(), observer);
-  await store.createRun({
+  const store = new Outcomes(redis, prefix, observer, () => now ?? new Date());
+  await store.runs.create({
     runId: run.runId,
     definitionId: run.definitionId,
     kind: run.kind ?? 'snapshot',
@@ -33,14 +33,14 @@ export async function recordRun(
     trigger: 'cron',
     status: 'queued',
   });
-  await store.startRun(run.runId);
+  await store.runs.start(run.runId);
   for (const { key, ...update } of run.items) {
-    await store.recordItem(run.runId, key, {
+    await store.items.record(run.runId, key, {
       startedAt: new Date(Date.now() - 1000),
       finishedAt: new Date(),
       ...update,
     });
   }
   now = run.finishedAt;
-  return store.finishRun(run.runId);
+  return store.runs.finish(run.runId);
 }

@@ -1,4 +1,4 @@
-import type { Logger } from '../../../src/log/logger.js';
+import type { Logger } from '../../../src/shared/logger.js';
 import { PawMetrics } from '../../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../../../src/ops/ops-server.js';
 import { opsSettings } from './ops-settings.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { loadSettings } from '../../../src/config/load-settings.js';
 import type { Settings } from '../../../src/config/settings-schema.js';
-import type { RequestGate } from '../../../src/platform/http/request-gate.js';
+import type { RequestGate } from '../../../src/platform/rate-limit/request-gate.js';
 import {
   createPlatformClient,
   type PlatformClient,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSettings } from '../../../src/config/load-settings.js';
-import type { Logger } from '../../../src/log/logger.js';
+import type { Logger } from '../../../src/shared/logger.js';
 import {
   createPlatformClient,
   type PlatformClient,
