@@ -150,6 +150,33 @@ export async function openShutdownConnection(
   return redis;
 }
 
+/** What a part of a long-running process opens its own connection with. */
+export interface ProcessParts {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly shutdown: Shutdown;
+}
+
+/**
+ * A subsystem's own connection (as {@link openShutdownConnection} opens it) and the subsystem's
+ * logger, which marks every line with `subsystem`: the connection's errors and the subsystem's
+ * own lines alike.
+ */
+export async function openSubsystemConnection(
+  parts: ProcessParts,
+  subsystem: string,
+  purpose: ConnectionPurpose,
+  name: string,
+): Promise<{ readonly redis: Redis; readonly logger: Logger }> {
+  const logger = parts.logger.child({ subsystem });
+  const redis = await openShutdownConnection(parts.settings.redis, purpose, {
+    name,
+    logger,
+    shutdown: parts.shutdown,
+  });
+  return { redis, logger };
+}
+
 /**
  * `redis://user:secret@host:6379/0` → `redis://user:***@host:6379/0` (Sentinel URLs with several
  * hosts too).

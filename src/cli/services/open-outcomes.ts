@@ -1,6 +1,3 @@
-import type { Settings } from '../../config/settings-schema.js';
-import type { Shutdown } from '../../shared/shutdown.js';
-import type { Logger } from '../../shared/logger.js';
 import type { PawMetrics } from '../../ops/metrics/paw-metrics.js';
 import type { NotificationProducer } from '../../queue/notifications/notification-queue.js';
 import { openNotificationProducer } from '../../queue/notifications/open-notification-producer.js';
@@ -8,7 +5,7 @@ import { openRateLimitRecord } from '../../ops/rate-limit-record.js';
 import { workerObservers } from '../../ops/worker-observers.js';
 import type { OutcomeObserver } from '../../outcomes/outcome-observer.js';
 import { Outcomes } from '../../outcomes/outcomes.js';
-import { openShutdownConnection } from '../../redis/redis-connection.js';
+import { openSubsystemConnection, type ProcessParts } from '../../redis/redis-connection.js';
 import type { WorkerObservers } from '../../queue/workers/job-observer.js';
 
 /**
@@ -21,19 +18,11 @@ import type { WorkerObservers } from '../../queue/workers/job-observer.js';
  * workers' always did): an item's record, the intent before a trigger above all, is never dropped
  * for a blip.
  */
-export async function openOutcomes(options: {
-  readonly settings: Settings;
-  readonly logger: Logger;
-  readonly shutdown: Shutdown;
-  readonly observer?: OutcomeObserver;
-}): Promise<Outcomes> {
-  const { settings } = options;
-  const redis = await openShutdownConnection(settings.redis, 'worker', {
-    name: 'outcomes',
-    logger: options.logger.child({ subsystem: 'outcomes' }),
-    shutdown: options.shutdown,
-  });
-  return new Outcomes(redis, settings.redis.prefix, options.observer);
+export async function openOutcomes(
+  options: ProcessParts & { readonly observer?: OutcomeObserver },
+): Promise<Outcomes> {
+  const { redis } = await openSubsystemConnection(options, 'outcomes', 'worker', 'outcomes');
+  return new Outcomes(redis, options.settings.redis.prefix, options.observer);
 }
 
 /** What a process records through and reports to; see {@link openProcessOutcomes}. */
@@ -51,13 +40,9 @@ export interface ProcessOutcomes {
  * and the producer. Open them first: the shutdown releases them last, so runs that end while the
  * workers drain are still recorded and reported.
  */
-export async function openProcessOutcomes(options: {
-  readonly settings: Settings;
-  readonly logger: Logger;
-  readonly shutdown: Shutdown;
-  readonly metrics: PawMetrics;
-  readonly runsWorkers: boolean;
-}): Promise<ProcessOutcomes> {
+export async function openProcessOutcomes(
+  options: ProcessParts & { readonly metrics: PawMetrics; readonly runsWorkers: boolean },
+): Promise<ProcessOutcomes> {
   const { settings, logger, shutdown } = options;
   const notifications = await openNotificationProducer({ settings, logger, shutdown });
   const rateLimits = options.runsWorkers

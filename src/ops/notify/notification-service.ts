@@ -6,7 +6,7 @@ import type { Shutdown } from '../../shared/shutdown.js';
 import type { Logger } from '../../shared/logger.js';
 import { createBackoffStrategy } from '../../queue/backoff.js';
 import { Outcomes } from '../../outcomes/outcomes.js';
-import { openShutdownConnection } from '../../redis/redis-connection.js';
+import { openSubsystemConnection } from '../../redis/redis-connection.js';
 import type { NotificationResult } from '../metrics/notification-metrics.js';
 import {
   NOTIFY_QUEUE_NAME,
@@ -51,12 +51,12 @@ export async function startNotificationService(
   options: NotificationServiceOptions,
 ): Promise<NotificationService> {
   const { settings, shutdown } = options;
-  const logger = options.logger.child({ subsystem: 'notifications' });
-  const redis = await openShutdownConnection(settings.redis, 'worker', {
-    name: 'notifications',
-    logger,
-    shutdown,
-  });
+  const { redis, logger } = await openSubsystemConnection(
+    options,
+    'notifications',
+    'worker',
+    'notifications',
+  );
   const producer =
     options.producer ?? notificationProducerOn(redis, { settings, logger, shutdown });
   const notifier = new RunNotifier({

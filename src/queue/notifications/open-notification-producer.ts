@@ -1,8 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Settings } from '../../config/settings-schema.js';
-import type { Shutdown } from '../../shared/shutdown.js';
-import type { Logger } from '../../shared/logger.js';
-import { openShutdownConnection } from '../../redis/redis-connection.js';
+import { openSubsystemConnection, type ProcessParts } from '../../redis/redis-connection.js';
 import { NotificationProducer, createNotifyQueue } from './notification-queue.js';
 
 /**
@@ -11,29 +8,23 @@ import { NotificationProducer, createNotifyQueue } from './notification-queue.js
  * outcome store reports run ends to it. Open it before the workers, so that it closes after them
  * and runs ending while they drain are still reported.
  */
-export async function openNotificationProducer(options: {
-  readonly settings: Settings;
-  readonly logger: Logger;
-  readonly shutdown: Shutdown;
-}): Promise<NotificationProducer> {
-  const { settings, shutdown } = options;
-  const logger = options.logger.child({ subsystem: 'notifications' });
-  const redis = await openShutdownConnection(settings.redis, 'service', {
-    name: 'notification producer',
-    logger,
-    shutdown,
-  });
-  return notificationProducerOn(redis, { settings, logger, shutdown });
+export async function openNotificationProducer(
+  options: ProcessParts,
+): Promise<NotificationProducer> {
+  const { redis, logger } = await openSubsystemConnection(
+    options,
+    'notifications',
+    'service',
+    'notification producer',
+  );
+  return notificationProducerOn(redis, { ...options, logger });
 }
 
 /**
  * A producer of run-end notifications on `redis`: the `notify` queue and the producer, both
  * released by the shutdown (the producer's pending adds are flushed first).
  */
-export function notificationProducerOn(
-  redis: Redis,
-  options: { readonly settings: Settings; readonly logger: Logger; readonly shutdown: Shutdown },
-): NotificationProducer {
+export function notificationProducerOn(redis: Redis, options: ProcessParts): NotificationProducer {
   const { shutdown } = options;
   const queue = createNotifyQueue(redis, options.settings);
   // The connection logs its errors; without a listener BullMQ would print each one to stderr.
