@@ -23,7 +23,7 @@ import { processUsage } from './nightly/process-usage.js';
 import { Progress } from './nightly/progress.js';
 import { scalingJson, scalingText } from './nightly/scaling-report.js';
 import { runScriptContender } from './nightly/script-contender.js';
-import { startSimulatorProcess } from './nightly/simulator-process.js';
+import { startSimulatorProcess } from '../test/testkit/simulator-kit.js';
 import { machineSpeedMs } from './support/machine-speed.js';
 
 const CONTENDERS = ['paw', 'sequential', 'concurrent'] as const;
@@ -254,8 +254,8 @@ async function runNight(
 
   const dir = await mkdtemp(join(tmpdir(), 'paw-nightly-'));
   const simulator = await startSimulatorProcess(
-    simulatorOptions(settings, inventory.workloads),
     dir,
+    simulatorOptions(settings, inventory.workloads),
   );
   progress.line(`simulator ready at ${simulator.baseUrl}`);
   const contenders: ContenderResult[] = [];
@@ -308,8 +308,7 @@ async function runNight(
       );
     }
     // Its largest resident set over the whole night: the inventory, every job, /_sim/jobs.
-    const pid = simulator.child.pid;
-    simulatorPeakRssMb = (pid === undefined ? undefined : processUsage(pid))?.peakRssMb ?? NaN;
+    simulatorPeakRssMb = processUsage(simulator.pid)?.peakRssMb ?? NaN;
   } catch (error) {
     if (!(error instanceof ContenderCrashedError)) throw error;
     process.stderr.write(`nightly: a contender crashed: ${error.message}\n`);

@@ -35,6 +35,7 @@ import { pinProcesses } from './support/cpu-pinning.js';
 import { noopProcessorFactory } from './support/noop-kind-processor.js';
 import { ownCpuMs, processCpuMs } from './support/process-cpu.js';
 import { callsBetween, commandCalls, totalCalls } from './support/redis-command-stats.js';
+import { eventually } from '../test/testkit/eventually.js';
 
 const USAGE = `usage: npm run bench -- queue [options]
 
@@ -394,14 +395,20 @@ async function waitUntilDrained(bench: Bench, settings: Settings, jobs: number):
     prefix: settings.redis.prefix,
   });
   try {
-    const deadline = Date.now() + Math.max(60_000, jobs * 20);
-    for (;;) {
-      const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
-      const left = Object.values(counts).reduce((sum, count) => sum + count, 0);
-      if (left === 0) return;
-      if (Date.now() > deadline) throw new Error(`${left} jobs still unprocessed at the deadline`);
-      await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
-    }
+    let left = 0;
+    await eventually(
+      'every job processed',
+      async () => {
+        const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
+        left = Object.values(counts).reduce((sum, count) => sum + count, 0);
+        return left === 0;
+      },
+      {
+        timeoutMs: Math.max(60_000, jobs * 20),
+        intervalMs: DRAIN_POLL_MS,
+        detail: () => `${left} jobs still unprocessed`,
+      },
+    );
   } finally {
     await queue.close();
   }

@@ -22,6 +22,7 @@ import {
 } from './support/bench-report.js';
 import { processCpuMs } from './support/process-cpu.js';
 import { SchedulerReplica } from './support/scheduler-replica.js';
+import { eventually } from '../test/testkit/eventually.js';
 
 const USAGE = `usage: npm run bench -- scheduler [options]
 
@@ -309,15 +310,16 @@ async function killHoldingLease(
 ): Promise<KillReport> {
   const owner = `${hostname()}/${victim.pid}/`;
   const keys = ids.map((id) => `${PREFIX}:scheduler:lease:${id}`);
-  const giveUp = Date.now() + 5000;
-  let held: string[] = [];
-  while (Date.now() < giveUp) {
-    const holders = await redis.mget(...keys);
-    held = ids.filter((_, index) => holders[index]?.startsWith(owner) === true);
-    if (held.length > 0) break;
+  const held = await eventually(
+    `${victim.name} to hold a lease`,
+    async () => {
+      const holders = await redis.mget(...keys);
+      const holding = ids.filter((_, index) => holders[index]?.startsWith(owner) === true);
+      return holding.length > 0 ? holding : undefined;
+    },
     // Leases are held for a few milliseconds per tick: a 2 ms poll catches one without hammering Redis.
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+    { timeoutMs: 5000, intervalMs: 2, otherwise: (): string[] => [] },
+  );
   victim.child.kill('SIGKILL');
   const atMs = Date.now() - windowStart;
   await victim.exited;

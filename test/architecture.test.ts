@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -57,5 +57,26 @@ describe('the layout is the architecture', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+});
+
+/**
+ * Folders under test/ that mirror nothing in src/, and why: the kit every test and bench/ share
+ * (simulator, Redis, the paw process helper, `eventually`), and the deploy files' tests (the
+ * image, the manifests, the alert rules live outside src/). bench/ keeps its own tests beside
+ * what they test.
+ */
+const TEST_FOLDERS_WITHOUT_SOURCE = ['testkit', 'deploy'];
+
+describe('test/ mirrors src/', () => {
+  it('has a folder under src/ for every folder under test/ (but the kit and deploy)', () => {
+    const tests = fileURLToPath(new URL('test/', ROOT));
+    const source = fileURLToPath(new URL('src/', ROOT));
+    const orphans = readdirSync(tests, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => relative(tests, join(entry.parentPath, entry.name)))
+      .filter((folder) => !TEST_FOLDERS_WITHOUT_SOURCE.includes(folder.split(sep)[0] ?? ''))
+      .filter((folder) => !existsSync(join(source, folder)));
+    expect(orphans).toEqual([]);
   });
 });

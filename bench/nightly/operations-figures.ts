@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnPaw } from '../../test/testkit/paw-process.js';
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,35 +40,27 @@ const GNU_TIME = '/usr/bin/time';
  */
 export async function measureExport(options: {
   readonly entry: readonly string[];
-  readonly environment: NodeJS.ProcessEnv;
+  /** paw's PAW_* settings (the tests' one environment rule: `pawEnvironment`). */
+  readonly environment: Readonly<Record<string, string>>;
   readonly runId: string;
   readonly dir: string;
 }): Promise<ExportFigures> {
   const out = join(options.dir, 'outcomes-export.jsonl');
   const usageFile = join(options.dir, 'outcomes-export.time');
-  const pawArgs = [
-    ...options.entry,
-    'outcomes',
-    '--run',
-    options.runId,
-    '--export',
-    'jsonl',
-    '--out',
-    out,
-  ];
+  const pawArgs = ['outcomes', '--run', options.runId, '--export', 'jsonl', '--out', out];
   // GNU time reads the process's own rusage when it exits: exact CPU and peak memory, which
   // /proc cannot give once the process is gone.
   const timed = existsSync(GNU_TIME);
-  const [command, args] = timed
-    ? [GNU_TIME, ['-f', '%U %S %M', '-o', usageFile, process.execPath, ...pawArgs]]
-    : [process.execPath, pawArgs];
   const started = performance.now();
-  const child = spawn(command, args, {
+  const child = spawnPaw(pawArgs, {
+    cwd: process.cwd(),
     env: options.environment,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    entry: options.entry,
+    prefix: timed ? [GNU_TIME, '-f', '%U %S %M', '-o', usageFile] : [],
+    stdout: false,
   });
   let stderr = '';
-  child.stderr.on(
+  child.stderr?.on(
     'data',
     (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)),
   );

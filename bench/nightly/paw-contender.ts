@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +16,8 @@ import { platformFigures, resetPlatformCounters } from './platform-figures.js';
 import { processUsage, type ProcessUsage } from './process-usage.js';
 import { callsBetween, commandCalls, totalCalls } from '../support/redis-command-stats.js';
 import type { Progress } from './progress.js';
+import { eventually } from '../../test/testkit/eventually.js';
+import { spawnPaw } from '../../test/testkit/paw-process.js';
 
 export interface PawContenderOptions {
   readonly baseUrl: string;
@@ -64,8 +66,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
   await mkdir(configDir, { recursive: true });
   await writeFile(join(configDir, 'paw.yaml'), '{}\n');
   await writeFile(join(jobsDir, `${DEFINITION_ID}.yaml`), definitionYaml(options.clusterIds));
-  const environment: NodeJS.ProcessEnv = {
-    ...process.env,
+  const environment: Record<string, string> = {
     PAW_CONFIG_DIR: configDir,
     PAW_JOBS_DIR: jobsDir,
     PAW_REDIS_URL: redisServer.url,
@@ -82,7 +83,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     const { entry } = options.command;
     // Each long-running process serves health and metrics on a port of its own, as in
     // production: Node's process metrics (event-loop lag sampling) cost CPU too.
-    const serving = async (): Promise<NodeJS.ProcessEnv> => ({
+    const serving = async (): Promise<Record<string, string>> => ({
       ...environment,
       PAW_HTTP_PORT: String(await findFreePort()),
     });
@@ -93,12 +94,13 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       return join(options.logsDir, `${name.replaceAll(' ', '-')}-${options.snapshots}.log`);
     };
     processes.push(
-      startPaw([...entry, 'start'], startEnvironment, 'paw start', await logFile('paw start')),
+      startPaw(entry, ['start'], startEnvironment, 'paw start', await logFile('paw start')),
     );
     for (let index = 1; index < options.workerProcesses; index++)
       processes.push(
         startPaw(
-          [...entry, 'worker', '--kinds', 'snapshot'],
+          entry,
+          ['worker', '--kinds', 'snapshot'],
           await serving(),
           `paw worker ${index}`,
           await logFile(`paw worker ${index}`),
@@ -265,15 +267,13 @@ interface PawProcess {
 }
 
 function startPaw(
-  args: string[],
-  environment: NodeJS.ProcessEnv,
+  entry: readonly string[],
+  args: readonly string[],
+  environment: Readonly<Record<string, string>>,
   name: string,
   logFile: string | undefined,
 ): PawProcess {
-  const child = spawn(process.execPath, args, {
-    env: environment,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnPaw(args, { cwd: process.cwd(), env: environment, entry, stdout: false });
   // paw logs to standard error: kept whole in the file, its tail here.
   const log = logFile === undefined ? undefined : createWriteStream(logFile);
   let tail = '';
@@ -327,16 +327,17 @@ function usageOf(paw: PawProcess): ProcessUsage {
 /** `paw run <id> --json`: fires the definition now; returns the run id. */
 async function firePawRun(
   entry: readonly string[],
-  environment: NodeJS.ProcessEnv,
+  environment: Readonly<Record<string, string>>,
 ): Promise<string> {
-  const child = spawn(process.execPath, [...entry, 'run', DEFINITION_ID, '--json'], {
+  const child = spawnPaw(['run', DEFINITION_ID, '--json'], {
+    cwd: process.cwd(),
     env: environment,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    entry,
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0)
     throw new ContenderCrashedError(`paw run exited with ${String(code)}:\n${stderr}`);
@@ -350,22 +351,29 @@ async function waitForRun(
   progress: Progress,
 ): Promise<RunRecord & { createdAt: string }> {
   let lastReport = 0;
-  for (;;) {
-    const dead = processes.find((paw) => paw.exited());
-    if (dead !== undefined)
-      throw new ContenderCrashedError(`${dead.name} exited during the run:\n${dead.stderrTail()}`);
-    const run = await store.runs.get(runId);
-    if (run !== undefined && !isActiveStatus(run.status)) return run;
-    if (Date.now() - lastReport >= 5_000 && run !== undefined) {
-      lastReport = Date.now();
-      const { counts } = run;
-      const ended = counts.succeeded + counts.failed + counts.canceled + counts.timedOut;
-      progress.line(
-        `paw: ${run.status}, ${ended}/${counts.total} ended (${counts.running} running, ${counts.queued} queued)`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  // No deadline: a contender either ends its night or crashes (and that is reported).
+  return eventually(
+    `run ${runId} to end`,
+    async () => {
+      const dead = processes.find((paw) => paw.exited());
+      if (dead !== undefined)
+        throw new ContenderCrashedError(
+          `${dead.name} exited during the run:\n${dead.stderrTail()}`,
+        );
+      const run = await store.runs.get(runId);
+      if (run !== undefined && !isActiveStatus(run.status)) return run;
+      if (Date.now() - lastReport >= 5_000 && run !== undefined) {
+        lastReport = Date.now();
+        const { counts } = run;
+        const ended = counts.succeeded + counts.failed + counts.canceled + counts.timedOut;
+        progress.line(
+          `paw: ${run.status}, ${ended}/${counts.total} ended (${counts.running} running, ${counts.queued} queued)`,
+        );
+      }
+      return undefined;
+    },
+    { timeoutMs: Infinity, intervalMs: 250 },
+  );
 }
 
 /** Redis's `used_memory` now and `used_memory_peak` (since it started), MB. */

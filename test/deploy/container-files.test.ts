@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runPaw } from '../support/paw-process.js';
+import { runPaw } from '../testkit/paw-process.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

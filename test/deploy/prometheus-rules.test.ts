@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
-import { systemTool } from '../support/system-tool.js';
+import { systemTool } from '../testkit/system-tool.js';
 
 const TOOL = systemTool(
   'promtool',

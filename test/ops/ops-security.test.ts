@@ -7,10 +7,10 @@ import { findFreePort } from '../../src/shared/free-port.js';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
 import { hashPassword } from '../../src/ops/auth/password-hash.js';
 import { startOpsServer, type OpsServer } from '../../src/ops/ops-server.js';
-import { captureLogs } from '../support/log-capture.js';
-import { runPaw } from '../support/paw-process.js';
-import { testRedisUrl } from '../support/redis-connection.js';
-import { opsSettings } from './support/ops-settings.js';
+import { captureLogs } from '../testkit/log-capture.js';
+import { runPaw } from '../testkit/paw-process.js';
+import { testRedisUrl } from '../testkit/redis-connection.js';
+import { opsSettings } from './ops-settings.js';
 
 const TOKEN = 'ops-token-6f3a91c2d8e4b7a0';
 const METRICS_TOKEN = 'metrics-token-1b2c3d4e5f60';

@@ -9,8 +9,8 @@ import type { ItemRow } from '../../src/outcomes/outcome-records.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import type { ItemStatus } from '../../src/outcomes/outcome-status.js';
-import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
-import { parseCsv } from '../support/csv.js';
+import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
+import { parseCsv } from '../testkit/csv.js';
 
 let redis: Redis;
 let prefix: string;

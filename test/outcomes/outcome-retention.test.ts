@@ -4,7 +4,7 @@ import { silentLogger } from '../../src/shared/logger.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { RetentionTrimmer, trimOutcomes } from '../../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
-import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
+import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { UnknownRunError } from '../../src/outcomes/unknown-run-error.js';
-import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
+import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
 

@@ -2,8 +2,8 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLostLockError } from '../../src/queue/delayed-move.js';
-import { eventually } from '../support/eventually.js';
-import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
+import { eventually } from '../testkit/eventually.js';
+import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
 

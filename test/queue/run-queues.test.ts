@@ -12,8 +12,8 @@ import {
   redactRedisUrl,
   RedisUnavailableError,
 } from '../../src/redis/redis-connection.js';
-import { exampleDefinition } from '../support/definitions.js';
-import { testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { exampleDefinition } from '../testkit/definitions.js';
+import { testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 let connection: Redis;
 

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSentinelRedis, type SentinelRedis } from '../support/sentinel-redis.js';
-import {
-  startWorkerTestKit,
-  type WorkerTestKit,
-} from '../job-kinds/worker/support/worker-test-kit.js';
-import { systemTool } from '../support/system-tool.js';
-import { eventually } from '../support/eventually.js';
+import { startSentinelRedis, type SentinelRedis } from '../testkit/sentinel-redis.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../testkit/worker-kit.js';
+import { systemTool } from '../testkit/system-tool.js';
+import { eventually } from '../testkit/eventually.js';
 
 const TOOL = systemTool(
   'redis-sentinel',

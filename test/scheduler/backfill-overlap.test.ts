@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CronSchedule } from '../../src/definitions/schedule/cron-schedule.js';
 import { runIdFor } from '../../src/queue/run-id.js';
-import { runPaw } from '../support/paw-process.js';
-import {
-  startWorkerTestKit,
-  type WorkerTestKit,
-} from '../job-kinds/worker/support/worker-test-kit.js';
-import { eventually } from '../support/eventually.js';
+import { runPaw } from '../testkit/paw-process.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../testkit/worker-kit.js';
+import { eventually } from '../testkit/eventually.js';
 
 interface BackfillReport {
   times: number;

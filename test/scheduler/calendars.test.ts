@@ -11,10 +11,10 @@ import { RunQueues } from '../../src/queue/run-queues.js';
 import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import { RunFirer } from '../../src/scheduler/run-firer.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { jobsFolder } from '../support/definitions.js';
-import { PawProcess, runPaw } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { eventually } from '../support/eventually.js';
+import { jobsFolder } from '../testkit/definitions.js';
+import { PawProcess, runPaw } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
+import { eventually } from '../testkit/eventually.js';
 
 let redis: Redis;
 beforeAll(() => {

@@ -9,10 +9,10 @@ import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { CronSchedule } from '../../src/definitions/schedule/cron-schedule.js';
 import type { FireResult } from '../../src/scheduler/run-firer.js';
-import { parseCsv } from '../support/csv.js';
-import { jobsFolder } from '../support/definitions.js';
-import { PawProcess, runPaw } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { parseCsv } from '../testkit/csv.js';
+import { jobsFolder } from '../testkit/definitions.js';
+import { PawProcess, runPaw } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 const DEFINITIONS = `
 id: nightly

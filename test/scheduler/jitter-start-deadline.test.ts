@@ -11,11 +11,11 @@ import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import { jitterOffsetMs } from '../../src/scheduler/fire-jitter.js';
 import { RunFirer } from '../../src/scheduler/run-firer.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { exampleDefinition } from '../support/definitions.js';
-import type { PawFleet } from '../support/paw-fleet.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { testFleet } from '../job-kinds/support/paw-fleet.js';
-import { startSimulatorKit, type SimulatorKit } from '../support/simulator-kit.js';
+import { exampleDefinition } from '../testkit/definitions.js';
+import type { PawFleet } from '../testkit/paw-fleet.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
+import { testFleet } from '../testkit/test-fleet.js';
+import { startSimulatorKit, type SimulatorKit } from '../testkit/simulator-kit.js';
 
 let redis: Redis;
 beforeAll(() => {

@@ -7,8 +7,8 @@ import { RUN_JOB_NAME, runJobData } from '../../src/queue/run-job.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { connectRedis, createRedisConnection } from '../../src/redis/redis-connection.js';
 import { createAndEnqueueRun } from '../../src/scheduler/run-creation.js';
-import { exampleDefinition } from '../support/definitions.js';
-import { testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { exampleDefinition } from '../testkit/definitions.js';
+import { testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 let connection: Redis;
 

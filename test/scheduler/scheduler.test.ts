@@ -10,8 +10,8 @@ import { RunQueues } from '../../src/queue/run-queues.js';
 import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import { RunFirer, type FireResult } from '../../src/scheduler/run-firer.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { exampleDefinition } from '../support/definitions.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { exampleDefinition } from '../testkit/definitions.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
 

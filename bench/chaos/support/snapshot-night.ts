@@ -9,9 +9,13 @@ import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { PawChild, runPawCommand } from './paw-process.js';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
 import { redisConnectionOptions } from '../../../src/redis/redis-options.js';
-import { startSentinelRedis, type SentinelRedis } from '../../../test/support/sentinel-redis.js';
+import { startSentinelRedis, type SentinelRedis } from '../../../test/testkit/sentinel-redis.js';
 import { RedisProcess } from './redis-process.js';
-import { startSimProcess, type SimProcess } from './sim-process.js';
+import { eventually } from '../../../test/testkit/eventually.js';
+import {
+  startSimulatorProcess,
+  type SimulatorProcess,
+} from '../../../test/testkit/simulator-kit.js';
 
 /** The two snapshot definitions of a chaos night: every VM, and every SQL Server database. */
 const DEFINITIONS = [
@@ -117,7 +121,7 @@ export class SnapshotNight {
     readonly sentinel: SentinelRedis | undefined,
     /** What paw is given as PAW_REDIS_URL. */
     readonly redisUrl: string,
-    readonly sim: SimProcess,
+    readonly sim: SimulatorProcess,
     private readonly observer: Redis,
     private readonly outcomes: Outcomes,
     private readonly say: (line: string) => void,
@@ -133,12 +137,12 @@ export class SnapshotNight {
     const dir = await mkdtemp(join(tmpdir(), `paw-chaos-${options.label}-`));
     let redis: RedisProcess | undefined;
     let sentinel: SentinelRedis | undefined;
-    let sim: SimProcess | undefined;
+    let sim: SimulatorProcess | undefined;
     try {
       if (options.sentinel === true) sentinel = await startSentinelRedis();
       else redis = await RedisProcess.start({ appendOnly: options.appendOnly ?? false });
       const redisUrl = sentinel?.url ?? redis?.url ?? '';
-      sim = await startSimProcess(
+      sim = await startSimulatorProcess(
         dir,
         {
           seed: 7,
@@ -146,7 +150,7 @@ export class SnapshotNight {
           ...options.simulator,
           workloads: options.workloads,
         },
-        join(dir, 'sim.log'),
+        { logFile: join(dir, 'sim.log') },
       );
       await mkdir(join(dir, 'config'));
       await writeFile(join(dir, 'config', 'paw.yaml'), CHAOS_SETTINGS);
@@ -289,17 +293,20 @@ export class SnapshotNight {
   ): Promise<boolean> {
     const started = Date.now();
     let lastSaid = 0;
-    for (;;) {
-      if (await this.ended()) return true;
-      const elapsed = Date.now() - started;
-      if (elapsed > timeoutMs) return false;
-      if (elapsed - lastSaid >= everyMs) {
-        lastSaid = elapsed;
-        this.say(`${(elapsed / 1000).toFixed(0)} s: ${describeProgress(await this.progress())}`);
-      }
-      await tick?.(elapsed);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
+    return eventually(
+      'every run to end',
+      async () => {
+        if (await this.ended()) return true;
+        const elapsed = Date.now() - started;
+        if (elapsed - lastSaid >= everyMs) {
+          lastSaid = elapsed;
+          this.say(`${(elapsed / 1000).toFixed(0)} s: ${describeProgress(await this.progress())}`);
+        }
+        await tick?.(elapsed);
+        return false;
+      },
+      { timeoutMs, intervalMs: 1_000, otherwise: () => false },
+    );
   }
 
   /**

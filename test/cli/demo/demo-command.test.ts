@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { demoRedis } from '../../../src/cli/demo/demo-redis.js';
-import { runPaw } from '../../support/paw-process.js';
-import { testRedisUrl } from '../../support/redis-connection.js';
+import { runPaw } from '../../testkit/paw-process.js';
+import { testRedisUrl } from '../../testkit/redis-connection.js';
 
 function alive(pid: number): boolean {
   try {

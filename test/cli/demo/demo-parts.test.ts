@@ -8,7 +8,7 @@ import { checkDefinitions } from '../../../src/definitions/load-definitions.js';
 import type { ItemRecord, RunRecord } from '../../../src/outcomes/outcome-records.js';
 import { CronSchedule } from '../../../src/definitions/schedule/cron-schedule.js';
 import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
-import { startSimulatorKit, type SimulatorKit } from '../../support/simulator-kit.js';
+import { startSimulatorKit, type SimulatorKit } from '../../testkit/simulator-kit.js';
 
 const COUNTS = {
   total: 0,

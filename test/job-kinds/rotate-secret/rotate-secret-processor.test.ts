@@ -8,9 +8,9 @@ import {
   readJournal,
   writeJournal,
 } from '../../../src/job-kinds/rotate-secret/rotation-journal.js';
-import { exampleDefinition } from '../../support/definitions.js';
-import { startProcessorHarness, type ProcessorHarness } from '../support/processor-harness.js';
-import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
+import { exampleDefinition } from '../../testkit/definitions.js';
+import { startProcessorHarness, type ProcessorHarness } from '../processor-harness.js';
+import { authenticates, createTestAccount, secretIn } from '../../testkit/service-accounts.js';
 
 let harness: ProcessorHarness;
 let dir: string;
@@ -169,12 +169,12 @@ describe('rotate-secret', () => {
     worker = await harness.startWorker('rotate-secret');
     const app = await createTestAccount(harness.platform, harness.sim, dir, 'unproven');
     // paw's own token is cached: the next token requests are the proof of the new secret.
-    await harness.simControl('PUT', '/_sim/faults', {
+    await harness.control('PUT', '/_sim/faults', {
       operations: { createClientToken: { errorRate: 1, errorStatuses: [503], times: 3 } },
     });
     const runId = await harness.fire(rotation('rotate-unproven', app.clientId, app.file));
     const run = await harness.waitForRun(runId);
-    await harness.simControl('PUT', '/_sim/faults', { operations: {} });
+    await harness.control('PUT', '/_sim/faults', { operations: {} });
 
     expect(run.status).toBe('succeeded');
     expect(run.attempts).toBe(2);

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureLogs } from '../../support/log-capture.js';
-import { connectTestRedis } from '../../support/redis-connection.js';
-import { exampleDefinition } from '../../support/definitions.js';
+import { captureLogs } from '../../testkit/log-capture.js';
+import { connectTestRedis } from '../../testkit/redis-connection.js';
+import { exampleDefinition } from '../../testkit/definitions.js';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
 import { journalPathOf } from '../../../src/job-kinds/rotate-secret/rotation-journal.js';
 import {
@@ -11,10 +11,10 @@ import {
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
 import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
-import { redisContents, testFleet } from '../support/paw-fleet.js';
-import type { PawFleet } from '../../support/paw-fleet.js';
-import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
-import { startSimulatorKit, type SimulatorKit } from '../../support/simulator-kit.js';
+import { redisContents, testFleet } from '../../testkit/test-fleet.js';
+import type { PawFleet } from '../../testkit/paw-fleet.js';
+import { authenticates, createTestAccount, secretIn } from '../../testkit/service-accounts.js';
+import { startSimulatorKit, type SimulatorKit } from '../../testkit/simulator-kit.js';
 
 /**
  * A rotation of paw's own secret (the hardest case: the process that rotates authenticates with

@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkDefinitions } from '../../../src/definitions/load-definitions.js';
 import type { JobDefinition } from '../../../src/definitions/job-definition.js';
 import { journalPathOf } from '../../../src/job-kinds/rotate-secret/rotation-journal.js';
-import { exampleDefinition, jobsFolder } from '../../support/definitions.js';
-import { startProcessorHarness, type ProcessorHarness } from '../support/processor-harness.js';
-import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
+import { exampleDefinition, jobsFolder } from '../../testkit/definitions.js';
+import { startProcessorHarness, type ProcessorHarness } from '../processor-harness.js';
+import { authenticates, createTestAccount, secretIn } from '../../testkit/service-accounts.js';
 
 /** Runs paw's tests as root (as CI does): only then can a test give a folder to another user. */
 const ROOT = process.getuid?.() === 0;
@@ -114,7 +114,7 @@ describe('rotation holes', () => {
         'Read Only Admin',
       );
       worker = await harness.startWorker('rotate-secret');
-      await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: answer() });
+      await harness.control('PUT', '/_sim/access-token-uri', { accessTokenUri: answer() });
       try {
         const runId = await harness.fire(rotation(`rotate-${slug}`, app.clientId, app.file));
         expect((await harness.waitForRun(runId)).status).toBe('succeeded');
@@ -127,7 +127,7 @@ describe('rotation holes', () => {
         expect(item?.details?.['refusedAccessTokenUri']).toBe(reported());
         expect(harness.logs.text()).toMatch(/named another token address/);
       } finally {
-        await harness.simControl('PUT', '/_sim/access-token-uri', { accessTokenUri: null });
+        await harness.control('PUT', '/_sim/access-token-uri', { accessTokenUri: null });
       }
     },
   );

@@ -9,14 +9,14 @@ import {
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
 import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
-import { exampleDefinition } from '../../support/definitions.js';
-import { captureLogs } from '../../support/log-capture.js';
-import { connectTestRedis } from '../../support/redis-connection.js';
-import { redisContents, testFleet } from '../support/paw-fleet.js';
-import type { PawFleet } from '../../support/paw-fleet.js';
-import { authenticates, createTestAccount, secretIn } from './support/service-accounts.js';
-import { eventually } from '../../support/eventually.js';
-import { startSimulatorKit, type SimulatorKit } from '../../support/simulator-kit.js';
+import { exampleDefinition } from '../../testkit/definitions.js';
+import { captureLogs } from '../../testkit/log-capture.js';
+import { connectTestRedis } from '../../testkit/redis-connection.js';
+import { redisContents, testFleet } from '../../testkit/test-fleet.js';
+import type { PawFleet } from '../../testkit/paw-fleet.js';
+import { authenticates, createTestAccount, secretIn } from '../../testkit/service-accounts.js';
+import { eventually } from '../../testkit/eventually.js';
+import { startSimulatorKit, type SimulatorKit } from '../../testkit/simulator-kit.js';
 
 /**
  * Two paw processes run as the same account from the same credentials file: `paw start`

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlaHolds } from '../../../src/job-kinds/sla-window/sla-holds.js';
 import { WindowKeys } from '../../../src/job-kinds/sla-window/window-keys.js';
 import type { WindowTarget } from '../../../src/job-kinds/sla-window/window-target.js';
-import { connectTestRedis, uniquePrefix } from '../../support/redis-connection.js';
+import { connectTestRedis, uniquePrefix } from '../../testkit/redis-connection.js';
 
 let redis: Redis;
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDefinition } from '../../../src/definitions/job-definition.js';
 import { SlaHolds } from '../../../src/job-kinds/sla-window/sla-holds.js';
 import { WindowKeys } from '../../../src/job-kinds/sla-window/window-keys.js';
-import { exampleDefinition } from '../../support/definitions.js';
-import { startProcessorHarness, type ProcessorHarness } from '../support/processor-harness.js';
-import { eventually } from '../../support/eventually.js';
+import { exampleDefinition } from '../../testkit/definitions.js';
+import { startProcessorHarness, type ProcessorHarness } from '../processor-harness.js';
+import { eventually } from '../../testkit/eventually.js';
 
 let harness: ProcessorHarness;
 let holds: SlaHolds;

@@ -10,13 +10,13 @@ import {
 } from '../../../src/platform/platform-client.js';
 import { runIdFor } from '../../../src/queue/run-id.js';
 import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
-import { exampleDefinition } from '../../support/definitions.js';
-import { captureLogs } from '../../support/log-capture.js';
-import { connectTestRedis } from '../../support/redis-connection.js';
-import { redisContents, testFleet } from '../support/paw-fleet.js';
-import type { PawFleet } from '../../support/paw-fleet.js';
-import { eventually } from '../../support/eventually.js';
-import { startSimulatorKit, type SimulatorKit } from '../../support/simulator-kit.js';
+import { exampleDefinition } from '../../testkit/definitions.js';
+import { captureLogs } from '../../testkit/log-capture.js';
+import { connectTestRedis } from '../../testkit/redis-connection.js';
+import { redisContents, testFleet } from '../../testkit/test-fleet.js';
+import type { PawFleet } from '../../testkit/paw-fleet.js';
+import { eventually } from '../../testkit/eventually.js';
+import { startSimulatorKit, type SimulatorKit } from '../../testkit/simulator-kit.js';
 
 /**
  * Maintenance windows run by real `paw scheduler` and `paw worker` processes: the resume

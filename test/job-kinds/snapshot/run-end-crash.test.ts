@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitWithin } from '../worker/support/wait-for.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
+import { exitWithin } from '../../testkit/exit-within.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../../testkit/worker-kit.js';
 
 /**
  * The last item of a run ends, and its worker dies right after recording it: the run must still

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/shared/logger.js';
 import { createPlatformClient } from '../../../src/platform/platform-client.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../../testkit/worker-kit.js';
 
 /**
  * The snapshot kind in a worker service in this process (fast to iterate on); the process-level

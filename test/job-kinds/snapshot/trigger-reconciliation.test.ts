@@ -6,8 +6,8 @@ import {
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
 import { findEarlierTrigger } from '../../../src/job-kinds/snapshot/trigger-reconciliation.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
-import { eventually } from '../../support/eventually.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../../testkit/worker-kit.js';
+import { eventually } from '../../testkit/eventually.js';
 
 /** Another run of the workload, created as the scheduler would at `at` (fired a second before). */
 async function createOtherRun(outcomes: Outcomes, runId: string, at: number): Promise<void> {

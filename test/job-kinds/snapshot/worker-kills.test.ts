@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PawProcess } from '../../support/paw-process.js';
-import { exitWithin } from '../worker/support/wait-for.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
-import { eventually } from '../../support/eventually.js';
+import type { PawProcess } from '../../testkit/paw-process.js';
+import { exitWithin } from '../../testkit/exit-within.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../../testkit/worker-kit.js';
+import { eventually } from '../../testkit/eventually.js';
 
 /**
  * Workers killed with SIGKILL at the most dangerous steps of a snapshot run (named crash points:

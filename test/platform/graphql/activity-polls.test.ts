@@ -5,7 +5,7 @@ import {
   createPlatformClient,
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
-import { startTinyServer, tokenAnswer, type TinyServer } from '../support/tiny-server.js';
+import { startTinyServer, tokenAnswer, type TinyServer } from '../tiny-server.js';
 
 /**
  * A snapshot followed through its activity asks, on each later poll, only for what changed since
