@@ -29,6 +29,8 @@ export interface ContenderResult {
   readonly idleCpuMsPerSecond?: number;
   /** The largest peak resident set of any one client process, MB. */
   readonly peakRssMb: number;
+  /** paw: each process's peak resident set (VmHWM), MB, by its name (`paw start`, ...). */
+  readonly peakRssMbByProcess?: Record<string, number>;
   readonly processes: number;
   /** paw: Redis's `used_memory` after the run, MB. */
   readonly redisMb?: number;

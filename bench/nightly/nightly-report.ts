@@ -36,6 +36,14 @@ export function reportJson(report: NightlyReport): unknown {
           ? {}
           : { idleCpuMsPerSecond: round(contender.idleCpuMsPerSecond, 1) }),
         peakRssMb: round(contender.peakRssMb),
+        ...(contender.peakRssMbByProcess === undefined
+          ? {}
+          : {
+              peakRssMbByProcess: Object.fromEntries(
+                Object.entries(contender.peakRssMbByProcess).map(([name, mb]) => [name, round(mb)]),
+              ),
+            }),
+        description: contender.description,
         ...(contender.extrapolatedFrom === undefined
           ? {}
           : {
@@ -206,6 +214,12 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
 /** paw's lines on what the night cost beyond its makespan: fan-out, Redis's peak, export, API. */
 function afterTheNight(contender: ContenderResult): string[] {
   const lines: string[] = [];
+  if (contender.peakRssMbByProcess !== undefined)
+    lines.push(
+      `${contender.name}: peak RSS ${Object.entries(contender.peakRssMbByProcess)
+        .map(([name, mb]) => `${name} ${fixed(mb, 0)} MB`)
+        .join(', ')} (${contender.description})`,
+    );
   if (contender.idleCpuMsPerSecond !== undefined)
     lines.push(
       `${contender.name}: ${fixed(contender.idleCpuMsPerSecond, 1)} ms of CPU per second while idle ` +

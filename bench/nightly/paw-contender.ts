@@ -212,6 +212,9 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
         cpuMsPerSnapshot: cpuMs / triggered,
         idleCpuMsPerSecond,
         peakRssMb: Math.max(...usage.map((one) => one.peakRssMb)),
+        peakRssMbByProcess: Object.fromEntries(
+          processes.map((paw, index) => [paw.name, usage[index]?.peakRssMb ?? NaN]),
+        ),
         processes: processes.length,
         redisMb: redisMemory.usedMb,
         redisPeakMb: redisMemory.peakMb,
