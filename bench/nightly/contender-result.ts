@@ -1,4 +1,5 @@
 import type { ExportFigures, LatencyFigures } from './operations-figures.js';
+import type { SimulatorStalls } from './simulator-stalls.js';
 
 /** One contender's figures, as the table and `--json` show them. */
 export interface ContenderResult {
@@ -46,6 +47,8 @@ export interface ContenderResult {
   readonly redisScriptsPerSnapshot?: number;
   /** paw: the Redis commands by name, per snapshot, largest first. */
   readonly redisCommandsByName?: Record<string, number>;
+  /** paw: how long the simulator went without answering during the night (a probe's timings). */
+  readonly simulatorStalls?: SimulatorStalls;
   /** paw: makespan ÷ the platform's lower bound. */
   readonly lowerBoundRatio?: number;
   /**

@@ -39,7 +39,7 @@ export function podMemoryLimitBytes(manifest: string = WORKER_MANIFEST): number 
     const value = document.toJS() as DeploymentShape | null;
     if (value?.kind !== 'Deployment') continue;
     const limit = value.spec?.template?.spec?.containers?.[0]?.resources?.limits?.memory;
-    if (limit === undefined) break;
+    if (typeof limit !== 'string' && typeof limit !== 'number') break;
     return quantityBytes(String(limit));
   }
   throw new Error(`${manifest}: no Deployment with a container memory limit`);
