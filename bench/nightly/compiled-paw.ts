@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { heapArguments, type HeapChoice } from './pod-heap.js';
 
 /**
  * paw as the container image runs it: `src/` built by `bin/build.mjs` (tsc, and the Lua
@@ -52,5 +53,15 @@ export function withCpuProfiles(command: PawCommand, dir: string | undefined): P
     ...command,
     entry: ['--cpu-prof', '--cpu-prof-dir', dir, ...command.entry],
     describe: `${command.describe}, with CPU profiles in ${dir}`,
+  };
+}
+
+/** The same command with the V8 heap `choice` gives each paw process (bench/nightly/pod-heap.ts). */
+export function withHeap(command: PawCommand, choice: HeapChoice): PawCommand {
+  const heap = heapArguments(choice);
+  return {
+    ...command,
+    entry: [...heap.args, ...command.entry],
+    describe: `${command.describe}, ${heap.describe}`,
   };
 }

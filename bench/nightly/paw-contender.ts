@@ -14,6 +14,7 @@ import { lowerBound, type LowerBound } from './lower-bound.js';
 import { measureExport, measureLatency } from './operations-figures.js';
 import { platformFigures, resetPlatformCounters } from './platform-figures.js';
 import { processUsage, type ProcessUsage } from './process-usage.js';
+import { SimulatorStallProbe } from './simulator-stalls.js';
 import { callsBetween, commandCalls, totalCalls } from '../support/redis-command-stats.js';
 import type { Progress } from './progress.js';
 import { eventually } from '../../test/testkit/eventually.js';
@@ -123,11 +124,15 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     const commandsAtStart = await commandCalls(redis);
     await resetPlatformCounters(options.baseUrl);
     const since = Date.now();
+    const stallProbe = new SimulatorStallProbe(options.baseUrl);
     const runId = await firePawRun(entry, environment);
     progress.line(`paw: fired run ${runId}`);
 
     const store = new Outcomes(redis, 'paw');
-    const run = await waitForRun(store, runId, processes, progress);
+    const run = await waitForRun(store, runId, processes, progress).finally(() =>
+      stallProbe.stop(),
+    );
+    const simulatorStalls = await stallProbe.stop();
     const usage = processes.map(usageOf);
     const redisCpuMs = (processUsage(redisServer.pid)?.cpuMs ?? NaN) - redisCpuAtStart;
     const platform = await platformFigures(options.baseUrl, since);
@@ -214,6 +219,9 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
         cpuMsPerSnapshot: cpuMs / triggered,
         idleCpuMsPerSecond,
         peakRssMb: Math.max(...usage.map((one) => one.peakRssMb)),
+        peakRssMbByProcess: Object.fromEntries(
+          processes.map((paw, index) => [paw.name, usage[index]?.peakRssMb ?? NaN]),
+        ),
         processes: processes.length,
         redisMb: redisMemory.usedMb,
         redisPeakMb: redisMemory.peakMb,
@@ -229,6 +237,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
           [...commands].map(([name, calls]) => [name, Math.round((calls / triggered) * 100) / 100]),
         ),
         lowerBoundRatio: makespanSeconds / bound.seconds,
+        simulatorStalls,
         ...(triggerSeconds === undefined ? {} : { triggerSeconds }),
         export: exported,
         dashboard,
