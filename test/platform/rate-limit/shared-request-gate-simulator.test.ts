@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/shared/logger.js';
 import { SharedRequestGate } from '../../../src/platform/rate-limit/shared-request-gate.js';
 import { startPrivateRedisServer } from '../../../src/redis/private-redis-server.js';
-import { startSimulatorKit, type SimulatorKit } from '../../support/simulator-kit.js';
+import { startSimulatorKit, type SimulatorKit } from '../../testkit/simulator-kit.js';
 
 /**
  * The shared request gate against the simulator's token bucket at the headroom night's settings

@@ -3,11 +3,7 @@ import { totalmem } from 'node:os';
 import { promisify } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import {
-  heapArguments,
-  podMemoryLimitBytes,
-  v8OldGenerationMb,
-} from '../../../bench/nightly/pod-heap.js';
+import { heapArguments, podMemoryLimitBytes, v8OldGenerationMb } from './pod-heap.js';
 
 const MIB = 1024 * 1024;
 /** The young generation on top of the old one: 3 semi-spaces of at most 16 MB. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { SLOW_MS, SimulatorStallProbe } from '../../../bench/nightly/simulator-stalls.js';
+import { SLOW_MS, SimulatorStallProbe } from './simulator-stalls.js';
 
 /** A server in a process of its own, answering every request at once, as `/_sim/faults` does. */
 async function answeringServer() {
