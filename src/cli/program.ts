@@ -53,6 +53,10 @@ const COMMANDS: readonly { name: string; load: () => Promise<Command> }[] = [
   },
   { name: 'runs', load: async () => (await import('./commands/runs.js')).runsCommand() },
   {
+    name: 'coverage',
+    load: async () => (await import('./commands/coverage.js')).coverageCommand(),
+  },
+  {
     name: 'outcomes',
     load: async () => (await import('./commands/outcomes.js')).outcomesCommand(),
   },

@@ -29,6 +29,7 @@ export const PROCESSOR_FACTORIES: ProcessorFactories = {
     createSnapshotProcessor({
       ...shared(resources),
       queries: resources.outcomes.queries,
+      coverage: resources.outcomes.coverage,
       lanes: new LaneQueue(
         resources.outcomes.redis,
         resources.outcomes.keys,

@@ -34,6 +34,7 @@ import { OperatorActions } from './operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
 import { RateLimitRecord } from './rate-limit-record.js';
 import { registerRetryRoute } from './retry-route.js';
+import { registerCoverageRoute } from './coverage-route.js';
 import { opsServerLimits } from './server-limits.js';
 
 export interface OpsServerOptions {
@@ -85,6 +86,8 @@ const PAGE_HEADERS = {
  * - `/`: the dashboard (definitions with their last runs as a strip, recent runs with their
  *   problem items and pictures, queues), refreshing itself; `/api/dashboard`, `/api/runs`,
  *   `/api/runs/:runId`, `/api/definitions`, `/api/queues`, `/api/actions` as JSON;
+ * - `/api/coverage`: each snapshot definition's workloads and whether they are protected
+ *   (`paw coverage --json`);
  * - `POST /api/runs/:runId/retry`: the dashboard's retry (`paw retry`), in write mode only;
  * - `/queues`: bull-board, read-only unless `http.queuesReadOnly` is false.
  *
@@ -319,6 +322,11 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
       );
     },
   );
+  registerCoverageRoute(app, {
+    coverage: context.outcomes.coverage,
+    platform: context.platform,
+    definitions: () => definitionSet?.current(),
+  });
   registerRetryRoute(app, {
     outcomes: context.outcomes,
     redis: context.redis,

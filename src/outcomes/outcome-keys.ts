@@ -15,6 +15,8 @@
  *   item key is the target id (a workload's snapshot: the common case, kept short because there
  *   is one entry per item), else `<runId> <itemKey>`
  * - `target-names` hash: lowercased target name → target id (the latest seen)
+ * - `coverage:<definitionId>` hash: target id → its latest final outcome in that definition's
+ *   runs (src/outcomes/coverage-index.ts; written by pawRecordCoverage)
  * - `trim-lock`: held by the replica trimming expired records
  *
  * A job kind may keep keys of its own for a run under the same base (a snapshot run's lanes:
@@ -60,6 +62,10 @@ export class OutcomeKeys {
 
   targetNames(): string {
     return `${this.base}:target-names`;
+  }
+
+  coverage(definitionId: string): string {
+    return `${this.base}:coverage:${definitionId}`;
   }
 
   trimLock(): string {

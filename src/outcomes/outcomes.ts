@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { CoverageIndex } from './coverage-index.js';
 import { DeferredStarts } from './deferred-starts.js';
 import { ItemStore } from './item-store.js';
 import { OutcomeKeys } from './outcome-keys.js';
@@ -23,6 +24,8 @@ export class Outcomes {
   readonly runs: RunStore;
   readonly items: ItemStore;
   readonly queries: OutcomeQueries;
+  /** Each definition's targets with their latest outcome (`paw coverage`). */
+  readonly coverage: CoverageIndex;
 
   /**
    * @param observer told when a run ends and when an item reaches a final status (the metrics
@@ -41,5 +44,6 @@ export class Outcomes {
     this.runs = new RunStore(redis, this.keys, starts, clock, observer);
     this.items = new ItemStore(redis, this.keys, starts, clock, observer);
     this.queries = new OutcomeQueries(redis, prefix);
+    this.coverage = new CoverageIndex(redis, this.keys);
   }
 }

@@ -2,6 +2,7 @@ import type { Settings } from '../../config/settings-schema.js';
 import type { CrashPoints } from '../../shared/crash-points.js';
 import type { Logger } from '../../shared/logger.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
+import type { CoverageIndex } from '../../outcomes/coverage-index.js';
 import type { ItemStore } from '../../outcomes/item-store.js';
 import type { RunStore } from '../../outcomes/run-store.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
@@ -20,6 +21,8 @@ export interface SnapshotDependencies {
   readonly runs: RunStore;
   /** Each item's record: the one home of an item's state. */
   readonly items: ItemStore;
+  /** Each definition's workloads with their latest outcome: a run forgets those it no longer covers. */
+  readonly coverage: CoverageIndex;
   /** The work queue of the run's lanes, beside the items' records. */
   readonly lanes: LaneQueue;
   /** The same records, listed: a resumed fan-out's items, the traces other runs recorded. */

@@ -2,7 +2,7 @@ import type { SnapshotDefinition } from '../../definitions/snapshot-definition.j
 import type { PlatformClient } from '../../platform/platform-client.js';
 import { resolveRetention } from './retention.js';
 import { RunConfigurationError } from './run-configuration-error.js';
-import { resolveTargets } from './targets.js';
+import { resolveTargets, targetDecision } from './targets.js';
 
 /** What a snapshot run would do now, resolved against the platform, touching nothing. */
 export interface SnapshotPreview {
@@ -54,7 +54,7 @@ export async function previewSnapshot(
       type: workload.type,
       clusterId: workload.clusterId,
     };
-    const decision = platform.api.vocabulary.snapshotDecision(workload.type);
+    const decision = targetDecision(workload, targets, platform.api.vocabulary);
     if (decision.action === 'skip') skip.push({ ...entry, reason: decision.reason });
     else snapshot.push(entry);
   }

@@ -14,7 +14,7 @@ import {
   lanesFor,
   type SnapshotLaneData,
 } from './lanes/snapshot-lane-job.js';
-import { resolveTargets } from './targets.js';
+import { resolveTargets, targetDecision } from './targets.js';
 import { attemptNumber } from '../../queue/step-job.js';
 
 /**
@@ -136,9 +136,10 @@ export class SnapshotRunJob {
         action: 'snapshot',
         ...(workload.clusterId === undefined ? {} : { details: { clusterId: workload.clusterId } }),
       };
-      // A kind paw knows the platform cannot snapshot is skipped here; a type paw does not
-      // recognise is triggered, and the platform's answer is recorded.
-      const decision = vocabulary.snapshotDecision(workload.type);
+      // A kind paw knows the platform cannot snapshot, or a workload on a disconnected cluster, is
+      // skipped here; a type paw does not recognise is triggered, and the platform's answer is
+      // recorded.
+      const decision = targetDecision(workload, targets, vocabulary);
       if (decision.action === 'trigger') {
         queued.push(workload.id);
         items.push([workload.id, { status: 'queued', ...common }]);
@@ -150,6 +151,11 @@ export class SnapshotRunJob {
       }
     }
     await this.dependencies.items.create(runId, items);
+    // The definition's coverage index keeps only the workloads it covers now.
+    await this.dependencies.coverage.keepOnly(definition.id, [
+      ...targets.unknownIds.map((unknown) => unknown.id),
+      ...targets.workloads.map((workload) => workload.id),
+    ]);
     logger.info(
       {
         workloads: targets.workloads.length,

@@ -1,6 +1,6 @@
 import type { SnapshotDefinition } from '../../definitions/snapshot-definition.js';
 import { matchesNamePattern } from '../../definitions/name-pattern.js';
-import { NotFoundError } from '../../platform/http/platform-errors.js';
+import { NotFoundError, PlatformError } from '../../platform/http/platform-errors.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
 import type { Workload, WorkloadFilters } from '../../platform/records/workload.js';
 import type { Vocabulary } from '../../platform/vocabulary/vocabulary.js';
@@ -13,6 +13,39 @@ export interface ResolvedTargets {
   readonly workloads: readonly Workload[];
   /** Ids the definition lists that the platform does not know, with its message. */
   readonly unknownIds: readonly { readonly id: string; readonly message: string }[];
+  /** The clusters the platform reports `Disconnected` now, id → name. */
+  readonly disconnectedClusters: ReadonlyMap<string, string>;
+}
+
+/** Whether a run triggers a workload's snapshot, or skips it and why. */
+export type TargetDecision =
+  { readonly action: 'trigger' } | { readonly action: 'skip'; readonly reason: string };
+
+/**
+ * What a run does with a resolved workload: a type the platform cannot snapshot on demand is
+ * skipped (the vocabulary says which), and so is a workload on a cluster the platform reports
+ * `Disconnected` (its trigger can only fail, as CLUSTER_UNAVAILABLE, and would be retried all
+ * night: the workload is not protected, and the reason says why). The one rule for the run, its
+ * preview and `paw coverage`.
+ */
+export function targetDecision(
+  workload: Workload,
+  resolved: Pick<ResolvedTargets, 'disconnectedClusters'>,
+  vocabulary: Vocabulary,
+): TargetDecision {
+  const decision = vocabulary.snapshotDecision(workload.type);
+  if (decision.action === 'skip') return { action: 'skip', reason: decision.reason };
+  const cluster =
+    workload.clusterId === undefined
+      ? undefined
+      : resolved.disconnectedClusters.get(workload.clusterId);
+  if (cluster !== undefined) {
+    return {
+      action: 'skip',
+      reason: `cluster ${cluster} (${workload.clusterId ?? ''}) is Disconnected: no snapshot can be taken until it reconnects`,
+    };
+  }
+  return { action: 'trigger' };
 }
 
 /** How many `getWorkload` calls for listed ids are in flight at once (the gate paces them). */
@@ -55,7 +88,37 @@ export async function resolveTargets(
       }
     }
   }
-  return { workloads: [...byId.values()], unknownIds };
+  const workloads = [...byId.values()];
+  return {
+    workloads,
+    unknownIds,
+    disconnectedClusters: await disconnectedClusters(platform, signal),
+  };
+}
+
+/**
+ * The clusters the platform reports `Disconnected` (one listing, checked again here). A platform
+ * that cannot list them (a permission the account lacks, an outage) leaves the map empty: the
+ * workloads are then triggered, and a disconnected cluster's answer is recorded, as before.
+ */
+async function disconnectedClusters(
+  platform: PlatformClient,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, string>> {
+  const clusters = new Map<string, string>();
+  try {
+    for await (const cluster of platform.api.clusters.list(
+      { connectionState: 'Disconnected' },
+      signal,
+    )) {
+      if (cluster.connectionState?.toLowerCase() === 'disconnected')
+        clusters.set(cluster.id, cluster.name);
+    }
+  } catch (error) {
+    if (!(error instanceof PlatformError) || signal?.aborted === true) throw error;
+    clusters.clear();
+  }
+  return clusters;
 }
 
 function hasSelectors(targets: Targets): boolean {

@@ -18,6 +18,7 @@
 ]]
 --- @include "outcomes/lua/includes/runHash.lua"
 --- @include "outcomes/lua/includes/indexedItemStatuses.lua"
+--- @include "outcomes/lua/includes/recordCoverage.lua"
 
 local runKey, itemsKey = KEYS[1], KEYS[2]
 local base, runId, startMs = ARGV[1], ARGV[2], ARGV[4]
@@ -50,6 +51,7 @@ for n = 1, #keys do
       local member = runId
       if itemKey ~= item.tg then member = runId .. ' ' .. itemKey end
       redis.call('ZADD', base .. ':target:' .. item.tg, fireMs, member)
+      pawRecordCoverage(runKey, base, runId, fireMs, item.tg, item.st, item.em or item.rs, ARGV[3])
       if item.tn then
         names[#names + 1] = string.lower(item.tn)
         names[#names + 1] = item.tg

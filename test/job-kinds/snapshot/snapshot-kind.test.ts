@@ -91,6 +91,38 @@ describe('snapshot kind (in-process worker)', () => {
     }
   });
 
+  it('skips the workloads of a Disconnected cluster, with the reason, and never triggers them', async () => {
+    const disconnected = kit.sim.clusters.find(
+      (cluster) => cluster.connectionState === 'Disconnected',
+    );
+    const worker = await kit.startInProcessWorker();
+    try {
+      const runId = await kit.fire({
+        id: 'disconnected',
+        kind: 'snapshot',
+        schedule: { cron: '0 1 * * *' },
+        targets: { types: ['VSPHERE_VM', 'MSSQL_DATABASE'], clusterIds: [disconnected?.id ?? ''] },
+        retention: { slaDomainName: 'Gold' },
+        maxWait: '1h',
+      });
+      const run = await kit.waitForRun(runId);
+      const items = await kit.items(runId);
+      expect(items.length).toBeGreaterThan(0);
+      const stats = kit.sim.stats();
+      for (const item of items) {
+        expect(item).toMatchObject({ status: 'skipped' });
+        expect(item.reason).toBe(
+          `cluster ${disconnected?.name ?? ''} (${disconnected?.id ?? ''}) is Disconnected: ` +
+            'no snapshot can be taken until it reconnects',
+        );
+        expect(stats.snapshotTriggers[item.target ?? '']).toBeUndefined();
+      }
+      expect(run.status).toBe('succeeded');
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('a run that selects nothing finishes at once, and keepForever warns loudly', async () => {
     const worker = await kit.startInProcessWorker();
     try {

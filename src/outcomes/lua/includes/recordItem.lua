@@ -19,6 +19,7 @@
 --- @include "outcomes/lua/includes/runHash.lua"
 --- @include "outcomes/lua/includes/finishRun.lua"
 --- @include "outcomes/lua/includes/indexedItemStatuses.lua"
+--- @include "outcomes/lua/includes/recordCoverage.lua"
 
 local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patchJson, onlyIf, merge, finishIfLast, startMs)
   local fireMs
@@ -63,6 +64,7 @@ local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patc
     if pawIndexedItemStatuses[newStatus] then
       redis.call('SADD', base .. ':items:' .. runId .. ':' .. newStatus, itemKey)
     end
+    if item.tg then pawRecordCoverage(runKey, base, runId, fireMs, item.tg, newStatus, item.em or item.rs, nowMs) end
   end
   -- The member format is targetMember() in outcome-keys.ts.
   local function member(target)
