@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { isActiveStatus } from '../outcomes/outcome-status.js';
 import type { RunStore } from '../outcomes/run-store.js';
-import { RUN_JOB_NAME } from '../queue/run-job.js';
+import { RUN_JOB_NAME, runJobGoesAfter } from '../queue/run-job.js';
 import { continueStepAt } from '../queue/step-job.js';
 
 /**
@@ -22,8 +22,8 @@ export async function waitForRunBefore(
   runs: Pick<RunStore, 'get'>,
 ): Promise<void> {
   if (job.name !== RUN_JOB_NAME) return;
-  const after: unknown = (job.data as { after?: unknown }).after;
-  if (typeof after !== 'string') return;
+  const after = runJobGoesAfter(job.data);
+  if (after === undefined) return;
   const before = await runs.get(after);
   if (before === undefined || !isActiveStatus(before.status)) return;
   await continueStepAt(job, token, Date.now() + LOOK_AGAIN_MS);

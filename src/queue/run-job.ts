@@ -144,6 +144,16 @@ export function parseRunJobData(data: unknown): RunJobData {
 }
 
 /**
+ * The run a run job goes after, read with the envelope's own rule: checked before the whole
+ * job is parsed, since a run that must wait is put back without the cost of parsing its
+ * definition.
+ */
+export function runJobGoesAfter(data: unknown): string | undefined {
+  const after = envelope.after.safeParse((data as { after?: unknown } | null)?.after);
+  return after.success ? after.data : undefined;
+}
+
+/**
  * Writes a snapshot run's fan-out into its run job's data (read back by
  * {@link parseRunJobData}), the rest of the data as it is stored.
  */
