@@ -1,7 +1,8 @@
 /**
  * How much Redis memory and time the outcome store takes for nightly snapshot runs of 5,000
- * workloads: records RUNS runs of ITEMS items each (realistic ids, names, job ids; 2% failed
- * with an error message), then reports used memory per run and per item, the time to record
+ * workloads: records RUNS runs of ITEMS items each, each item as a snapshot night leaves it
+ * (the ids, names, job ids, status links and details of `npm run bench -- nightly`'s items;
+ * 2% failed with an error message), then reports used memory per run and per item, the time to record
  * them, and the time to list one run's failed items and one target's history.
  *
  *   npx tsx bench/outcome-store-memory.ts            # 3 runs × 5,000 items
@@ -18,6 +19,8 @@ import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
 const RUNS = Number(process.env['RUNS'] ?? 3);
 const ITEMS = Number(process.env['ITEMS'] ?? 5000);
 const CONCURRENCY = 50;
+const CLUSTERS = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+const ORIGIN = 'https://rsc.example.my.rubrik.com';
 
 async function usedMemory(redis: Redis): Promise<number> {
   const info = await redis.info('memory');
@@ -32,6 +35,7 @@ try {
   const workloads = Array.from({ length: ITEMS }, (_, index) => ({
     id: randomUUID(),
     name: `prod-vm-${String(index).padStart(5, '0')}`,
+    clusterId: CLUSTERS[index % CLUSTERS.length] ?? '',
   }));
   const before = await usedMemory(redis);
   let recordMs = 0;
@@ -52,6 +56,8 @@ try {
       await Promise.all(
         workloads.slice(offset, offset + CONCURRENCY).map((workload, index) => {
           const failed = (offset + index) % 50 === 0;
+          const fired = night + run * 86_400_000;
+          const jobId = `CREATE_VSPHERE_SNAPSHOT_${workload.id}_${randomUUID()}:::0`;
           return store.items.record(runId, workload.id, {
             status: failed ? 'failed' : 'succeeded',
             target: workload.id,
@@ -59,9 +65,24 @@ try {
             targetType: 'VSPHERE_VM',
             action: 'snapshot',
             attempts: 1,
-            platformJobId: `CREATE_VSPHERE_SNAPSHOT_${workload.id}_${randomUUID()}:::0`,
-            startedAt: new Date(night + run * 86_400_000 + 5_000),
-            finishedAt: new Date(night + run * 86_400_000 + 600_000),
+            platformJobId: jobId,
+            startedAt: new Date(fired + 5_000),
+            finishedAt: new Date(fired + 600_000),
+            // What src/job-kinds/snapshot/item-step.ts leaves in a finished item's details.
+            details: {
+              trackedVia: 'job',
+              platformStatus: failed ? 'FAILED' : 'SUCCEEDED',
+              clusterId: workload.clusterId,
+              triggeredAt: new Date(fired + 5_600).toISOString(),
+              onDemandSnapshot: 'vsphere-vm',
+              jobIdFrom: 'trigger',
+              firstTriggerAttemptAt: new Date(fired + 5_000).toISOString(),
+              triggersSent: 1,
+              statusUrl: `${ORIGIN}/api/rest/workloads/${workload.id}/snapshot-jobs/${encodeURIComponent(jobId)}`,
+              retentionSlaDomainId: null,
+              ...(failed ? {} : { snapshotId: randomUUID() }),
+              progress: 100,
+            },
             ...(failed
               ? {
                   errorCode: 'INTERNAL',

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../shared/logger.js';
 import { OutcomeKeys, targetMember } from './outcome-keys.js';
+import { storedTarget } from './outcome-records.js';
 import { ITEM_STATUSES } from './outcome-status.js';
 
 const DAY_MS = 86_400_000;
@@ -78,9 +79,10 @@ async function deleteRun(
       items++;
       const itemKey = flat[index] ?? '';
       const stored = JSON.parse(flat[index + 1] ?? '{}') as { tg?: unknown; tn?: unknown };
-      if (typeof stored.tg !== 'string') continue;
-      pipeline.zrem(keys.target(stored.tg), targetMember(runId, itemKey, stored.tg));
-      if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), stored.tg);
+      const target = storedTarget(itemKey, stored);
+      if (target === undefined) continue;
+      pipeline.zrem(keys.target(target), targetMember(runId, itemKey, target));
+      if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), target);
     }
     await pipeline.exec();
   } while (cursor !== '0');
