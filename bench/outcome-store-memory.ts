@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { OutcomeQueries } from '../src/outcomes/outcome-queries.js';
+import { trimOutcomes } from '../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../src/outcomes/outcomes.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
 
@@ -120,6 +121,29 @@ try {
   );
   console.log(
     `breakdown: items hash per run ${itemsHash} B; target-names ${names} B; one target index ${oneTarget} B`,
+  );
+  // The trim of the first night alone: its retention ends between the first and second fire.
+  await redis.config('SET', 'slowlog-log-slower-than', '0');
+  await redis.config('SET', 'slowlog-max-len', '1000000');
+  await redis.slowlog('RESET');
+  started = performance.now();
+  const trimmed = await trimOutcomes(redis, 'bench', {
+    now: new Date(night + 90 * 86_400_000 + 3_600_000),
+    retentionDays: 90,
+  });
+  const trimMs = performance.now() - started;
+  const log = (await redis.slowlog('GET', -1)) as [number, number, number, string[]][];
+  const slowest = [...log]
+    .sort((a, b) => b[2] - a[2])
+    .slice(0, 5)
+    .map((entry) => `${entry[3][0] ?? ''} ${(entry[2] / 1000).toFixed(1)}`);
+  const longest = log.reduce(
+    (top, entry) => (entry[2] > top[2] ? entry : top),
+    log[0] ?? [0, 0, 0, []],
+  );
+  await redis.config('SET', 'slowlog-log-slower-than', '10000');
+  console.log(
+    `trim of one night:           ${trimmed.items} items in ${trimMs.toFixed(0)} ms; longest command ${(longest[2] / 1000).toFixed(2)} ms (${longest[3].slice(0, 2).join(' ')}), ${log.length} commands (slowest, ms: ${slowest.join(', ')})`,
   );
   const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   console.log(`runs × items:                ${RUNS} × ${ITEMS}`);

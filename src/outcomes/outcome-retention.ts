@@ -59,6 +59,13 @@ export async function trimOutcomes(
   return { runs, items };
 }
 
+/**
+ * Fields, members or index entries one trim command touches at most: Redis runs one command at
+ * a time, and deleting a 10,000-item night in one DEL would hold every other client (the
+ * night's workers, the dashboard) while it frees them.
+ */
+export const TRIM_BATCH = 500;
+
 async function deleteRun(
   redis: Redis,
   keys: OutcomeKeys,
@@ -70,35 +77,64 @@ async function deleteRun(
   const itemsKey = keys.items(runId);
   const names = new Map<string, string>();
   let items = 0;
+  // Each step reads up to TRIM_BATCH items, then removes them from their targets' indexes and
+  // from the run's hash (HSCAN guarantees every item present from start to end is returned;
+  // deleting those it returned does not change that).
   let cursor = '0';
   do {
-    const [next, flat] = await redis.hscan(itemsKey, cursor, 'COUNT', 1000);
+    const [next, flat] = await redis.hscan(itemsKey, cursor, 'COUNT', TRIM_BATCH);
     cursor = next;
     const pipeline = redis.pipeline();
+    const itemKeys: string[] = [];
     for (let index = 0; index + 1 < flat.length; index += 2) {
-      items++;
       const itemKey = flat[index] ?? '';
+      itemKeys.push(itemKey);
       const stored = JSON.parse(flat[index + 1] ?? '{}') as { tg?: unknown; tn?: unknown };
       const target = storedTarget(itemKey, stored);
       if (target === undefined) continue;
       pipeline.zrem(keys.target(target), targetMember(runId, itemKey, target));
       if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), target);
     }
+    items += itemKeys.length;
+    for (const batch of batches(itemKeys)) pipeline.hdel(itemsKey, ...batch);
     await pipeline.exec();
   } while (cursor !== '0');
 
   // A name whose target has no records left no longer leads anywhere.
-  for (const [name, targetId] of names) {
-    if ((await redis.exists(keys.target(targetId))) === 0) {
-      const current = await redis.hget(keys.targetNames(), name);
-      if (current === targetId) await redis.hdel(keys.targetNames(), name);
-    }
+  for (const batch of batches([...names])) {
+    const targets = batch.map(([, targetId]) => keys.target(targetId));
+    const exists = redis.pipeline();
+    for (const target of targets) exists.exists(target);
+    const left = (await exists.exec()) ?? [];
+    const orphaned = batch.filter((_, index) => left[index]?.[1] === 0);
+    if (orphaned.length === 0) continue;
+    const current = await redis.hmget(keys.targetNames(), ...orphaned.map(([name]) => name));
+    const gone = orphaned
+      .filter(([, targetId], index) => current[index] === targetId)
+      .map(([name]) => name);
+    if (gone.length > 0) await redis.hdel(keys.targetNames(), ...gone);
   }
 
+  // The per-status sets hold a part of the items (a bad night: all of them), emptied the same way.
+  for (const status of ITEM_STATUSES) {
+    const setKey = keys.itemsWithStatus(runId, status);
+    let setCursor = '0';
+    do {
+      const [next, members] = await redis.sscan(setKey, setCursor, 'COUNT', TRIM_BATCH);
+      setCursor = next;
+      for (const batch of batches(members)) await redis.srem(setKey, ...batch);
+    } while (setCursor !== '0');
+  }
+
+  // What is left is small (an emptied hash is gone already); UNLINK frees anything large a
+  // job kind attached off Redis's main thread.
   const transaction = redis.multi();
-  transaction.del(itemsKey, ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)));
+  transaction.unlink(
+    itemsKey,
+    ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)),
+  );
   const attached = attachedKeys?.(runId, run) ?? [];
-  if (attached.length > 0) transaction.del(...attached);
+  if (attached.length > 0) transaction.unlink(...attached);
   transaction.del(keys.run(runId));
   transaction.zrem(keys.runs(), runId);
   if (definitionId !== undefined) {
@@ -107,6 +143,14 @@ async function deleteRun(
   }
   await transaction.exec();
   return items;
+}
+
+/** `values` in slices of at most {@link TRIM_BATCH}. */
+function batches<T>(values: readonly T[]): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < values.length; start += TRIM_BATCH)
+    slices.push(values.slice(start, start + TRIM_BATCH));
+  return slices;
 }
 
 export interface RetentionTrimmerOptions {

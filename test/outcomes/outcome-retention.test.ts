@@ -2,7 +2,11 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/shared/logger.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { RetentionTrimmer, trimOutcomes } from '../../src/outcomes/outcome-retention.js';
+import {
+  RetentionTrimmer,
+  TRIM_BATCH,
+  trimOutcomes,
+} from '../../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
 
@@ -54,6 +58,56 @@ async function keysUnder(prefix: string): Promise<string[]> {
 }
 
 describe('outcome retention', () => {
+  it('deletes a night in commands of at most TRIM_BATCH items each', async () => {
+    const prefix = uniquePrefix('trim-batches');
+    const store = new Outcomes(redis, prefix);
+    const runId = 'nightly@old';
+    const items = 2 * TRIM_BATCH + 200;
+    await store.runs.create({
+      runId,
+      definitionId: 'nightly',
+      kind: 'snapshot',
+      fireTime: new Date(now.getTime() - 91 * DAY),
+      trigger: 'cron',
+      status: 'queued',
+    });
+    // A bad night: every item failed, so its failed set is as large as its items.
+    await store.items.create(
+      runId,
+      Array.from({ length: items }, (_, index) => [
+        `wl-${index}`,
+        { status: 'failed', target: `wl-${index}`, targetName: `vm-${index}` },
+      ]),
+    );
+
+    // Every command the trim sends, as Redis sees it (MONITOR), for this test's keys.
+    const monitor = await redis.monitor();
+    const commands: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.some((arg) => arg.startsWith(prefix))) commands.push(args);
+    });
+    expect(await trimOutcomes(redis, prefix, { now, retentionDays: 90 })).toEqual({
+      runs: 1,
+      items,
+    });
+    monitor.disconnect();
+    expect(await keysUnder(prefix)).toEqual([]);
+
+    const itemsKey = `${prefix}:outcomes:items:${runId}`;
+    const failedKey = `${itemsKey}:failed`;
+    const fieldsRemoved = (name: string, key: string): number[] =>
+      commands
+        .filter(([command, target]) => command?.toLowerCase() === name && target === key)
+        .map((args) => args.length - 2);
+    // The items and the failed set are emptied in batches, never by one command on them whole.
+    const hdels = fieldsRemoved('hdel', itemsKey);
+    const srems = fieldsRemoved('srem', failedKey);
+    expect(hdels.reduce((sum, count) => sum + count, 0)).toBe(items);
+    expect(srems.reduce((sum, count) => sum + count, 0)).toBe(items);
+    expect(Math.max(...hdels, ...srems)).toBeLessThanOrEqual(TRIM_BATCH);
+    expect(Math.max(...commands.map((args) => args.length))).toBeLessThanOrEqual(TRIM_BATCH + 2);
+  });
+
   it('deletes runs older than the retention with every key and index entry, and keeps the rest', async () => {
     const prefix = uniquePrefix('trim');
     const store = new Outcomes(redis, prefix);
