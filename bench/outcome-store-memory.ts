@@ -126,6 +126,7 @@ try {
   await redis.config('SET', 'slowlog-log-slower-than', '0');
   await redis.config('SET', 'slowlog-max-len', '1000000');
   await redis.slowlog('RESET');
+  await redis.config('RESETSTAT');
   started = performance.now();
   const trimmed = await trimOutcomes(redis, 'bench', {
     now: new Date(night + 90 * 86_400_000 + 3_600_000),
@@ -142,6 +143,11 @@ try {
     log[0] ?? [0, 0, 0, []],
   );
   await redis.config('SET', 'slowlog-log-slower-than', '10000');
+  const deletes = (await redis.info('commandstats'))
+    .split('\n')
+    .filter((line) => /^cmdstat_(del|unlink|hdel|srem):/.test(line))
+    .map((line) => line.replace(/,rejected_calls.*$/, '').trim());
+  console.log(`trim's deleting commands:    ${deletes.join('; ')}`);
   console.log(
     `trim of one night:           ${trimmed.items} items in ${trimMs.toFixed(0)} ms; longest command ${(longest[2] / 1000).toFixed(2)} ms (${longest[3].slice(0, 2).join(' ')}), ${log.length} commands (slowest, ms: ${slowest.join(', ')})`,
   );

@@ -60,9 +60,9 @@ export async function trimOutcomes(
 }
 
 /**
- * Fields, members or index entries one trim command touches at most: Redis runs one command at
- * a time, and deleting a 10,000-item night in one DEL would hold every other client (the
- * night's workers, the dashboard) while it frees them.
+ * Items or index entries one trim command touches at most: Redis runs one command at a time, and
+ * a command over a whole night would hold every other client (the night's workers, the
+ * dashboard) while it runs.
  */
 export const TRIM_BATCH = 500;
 
@@ -77,26 +77,21 @@ async function deleteRun(
   const itemsKey = keys.items(runId);
   const names = new Map<string, string>();
   let items = 0;
-  // Each step reads up to TRIM_BATCH items, then removes them from their targets' indexes and
-  // from the run's hash (HSCAN guarantees every item present from start to end is returned;
-  // deleting those it returned does not change that).
+  // Each step reads up to TRIM_BATCH items and removes them from their targets' indexes.
   let cursor = '0';
   do {
     const [next, flat] = await redis.hscan(itemsKey, cursor, 'COUNT', TRIM_BATCH);
     cursor = next;
     const pipeline = redis.pipeline();
-    const itemKeys: string[] = [];
     for (let index = 0; index + 1 < flat.length; index += 2) {
+      items++;
       const itemKey = flat[index] ?? '';
-      itemKeys.push(itemKey);
       const stored = JSON.parse(flat[index + 1] ?? '{}') as { tg?: unknown; tn?: unknown };
       const target = storedTarget(itemKey, stored);
       if (target === undefined) continue;
       pipeline.zrem(keys.target(target), targetMember(runId, itemKey, target));
       if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), target);
     }
-    items += itemKeys.length;
-    for (const batch of batches(itemKeys)) pipeline.hdel(itemsKey, ...batch);
     await pipeline.exec();
   } while (cursor !== '0');
 
@@ -115,19 +110,9 @@ async function deleteRun(
     if (gone.length > 0) await redis.hdel(keys.targetNames(), ...gone);
   }
 
-  // The per-status sets hold a part of the items (a bad night: all of them), emptied the same way.
-  for (const status of ITEM_STATUSES) {
-    const setKey = keys.itemsWithStatus(runId, status);
-    let setCursor = '0';
-    do {
-      const [next, members] = await redis.sscan(setKey, setCursor, 'COUNT', TRIM_BATCH);
-      setCursor = next;
-      for (const batch of batches(members)) await redis.srem(setKey, ...batch);
-    } while (setCursor !== '0');
-  }
-
-  // What is left is small (an emptied hash is gone already); UNLINK frees anything large a
-  // job kind attached off Redis's main thread.
+  // The run's hash and status sets go with UNLINK: Redis frees a large value on a thread of its
+  // own, so a night's 10,000 entries cost its main thread nothing (a DEL frees them all in one
+  // command; HDELs of 500 at a time cost it more in total, measured: BENCHMARKS.md).
   const transaction = redis.multi();
   transaction.unlink(
     itemsKey,
