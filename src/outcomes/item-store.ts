@@ -146,7 +146,7 @@ export class ItemStore {
       const args: (string | number)[] = [this.keys.base, runId, now, start];
       for (const [itemKey, update] of items.slice(first, first + CREATE_BATCH)) {
         if (itemKey === '') throw new TypeError('an item key must not be empty');
-        args.push(itemKey, JSON.stringify({ ...storedPatch(update), ua: now }));
+        args.push(itemKey, JSON.stringify({ ...storedPatch(update, itemKey), ua: now }));
       }
       created += Number(
         await withKnownRun(runId, () =>
@@ -202,7 +202,9 @@ export class ItemBatch {
     if (recording.itemKey === '') throw new TypeError('an item key must not be empty');
     return [
       recording.itemKey,
-      recording.update === undefined ? '' : JSON.stringify(storedPatch(recording.update)),
+      recording.update === undefined
+        ? ''
+        : JSON.stringify(storedPatch(recording.update, recording.itemKey)),
       recording.onlyIfStatus ?? '',
       recording.mergeDetails === true ? '1' : '0',
       recording.finishRunIfLast === true ? '1' : '0',

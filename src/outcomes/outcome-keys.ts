@@ -5,7 +5,7 @@
  * - `run:<runId>` hash: the run's fields and item counters (`count:<status>`, `count:total`)
  * - `runs` and `runs:def:<definitionId>` sorted sets: run ids by fire time (ms)
  * - `active:<definitionId>` sorted set: runs still queued or running (the overlap check)
- * - `items:<runId>` hash: item key → the item as compact JSON
+ * - `items:<runId>` hash: item key → the item as compact JSON (storedPatch in outcome-records.ts)
  * - `items:<runId>:<status>` sets: item keys per final status but `succeeded`
  *   ({@link INDEXED_ITEM_STATUSES}): the items that did not succeed, which retry, notifications
  *   and the dashboard list. `succeeded` is the common case and `queued`/`running` change on every

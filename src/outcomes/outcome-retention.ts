@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../shared/logger.js';
 import { OutcomeKeys, targetMember } from './outcome-keys.js';
+import { storedTarget } from './outcome-records.js';
 import { ITEM_STATUSES } from './outcome-status.js';
 
 const DAY_MS = 86_400_000;
@@ -58,6 +59,13 @@ export async function trimOutcomes(
   return { runs, items };
 }
 
+/**
+ * Items or index entries one trim command touches at most: Redis runs one command at a time, and
+ * a command over a whole night would hold every other client (the night's workers, the
+ * dashboard) while it runs.
+ */
+export const TRIM_BATCH = 500;
+
 async function deleteRun(
   redis: Redis,
   keys: OutcomeKeys,
@@ -69,34 +77,49 @@ async function deleteRun(
   const itemsKey = keys.items(runId);
   const names = new Map<string, string>();
   let items = 0;
+  // Each step reads up to TRIM_BATCH items and removes them from their targets' indexes.
   let cursor = '0';
   do {
-    const [next, flat] = await redis.hscan(itemsKey, cursor, 'COUNT', 1000);
+    const [next, flat] = await redis.hscan(itemsKey, cursor, 'COUNT', TRIM_BATCH);
     cursor = next;
     const pipeline = redis.pipeline();
     for (let index = 0; index + 1 < flat.length; index += 2) {
       items++;
       const itemKey = flat[index] ?? '';
       const stored = JSON.parse(flat[index + 1] ?? '{}') as { tg?: unknown; tn?: unknown };
-      if (typeof stored.tg !== 'string') continue;
-      pipeline.zrem(keys.target(stored.tg), targetMember(runId, itemKey, stored.tg));
-      if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), stored.tg);
+      const target = storedTarget(itemKey, stored);
+      if (target === undefined) continue;
+      pipeline.zrem(keys.target(target), targetMember(runId, itemKey, target));
+      if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), target);
     }
     await pipeline.exec();
   } while (cursor !== '0');
 
   // A name whose target has no records left no longer leads anywhere.
-  for (const [name, targetId] of names) {
-    if ((await redis.exists(keys.target(targetId))) === 0) {
-      const current = await redis.hget(keys.targetNames(), name);
-      if (current === targetId) await redis.hdel(keys.targetNames(), name);
-    }
+  for (const batch of batches([...names])) {
+    const targets = batch.map(([, targetId]) => keys.target(targetId));
+    const exists = redis.pipeline();
+    for (const target of targets) exists.exists(target);
+    const left = (await exists.exec()) ?? [];
+    const orphaned = batch.filter((_, index) => left[index]?.[1] === 0);
+    if (orphaned.length === 0) continue;
+    const current = await redis.hmget(keys.targetNames(), ...orphaned.map(([name]) => name));
+    const gone = orphaned
+      .filter(([, targetId], index) => current[index] === targetId)
+      .map(([name]) => name);
+    if (gone.length > 0) await redis.hdel(keys.targetNames(), ...gone);
   }
 
+  // The run's hash and status sets go with UNLINK: Redis frees a large value on a thread of its
+  // own, so a night's 10,000 entries cost its main thread nothing (a DEL frees them all in one
+  // command; HDELs of 500 at a time cost it more in total, measured: BENCHMARKS.md).
   const transaction = redis.multi();
-  transaction.del(itemsKey, ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)));
+  transaction.unlink(
+    itemsKey,
+    ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)),
+  );
   const attached = attachedKeys?.(runId, run) ?? [];
-  if (attached.length > 0) transaction.del(...attached);
+  if (attached.length > 0) transaction.unlink(...attached);
   transaction.del(keys.run(runId));
   transaction.zrem(keys.runs(), runId);
   if (definitionId !== undefined) {
@@ -105,6 +128,14 @@ async function deleteRun(
   }
   await transaction.exec();
   return items;
+}
+
+/** `values` in slices of at most {@link TRIM_BATCH}. */
+function batches<T>(values: readonly T[]): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < values.length; start += TRIM_BATCH)
+    slices.push(values.slice(start, start + TRIM_BATCH));
+  return slices;
 }
 
 export interface RetentionTrimmerOptions {

@@ -77,7 +77,8 @@ describe('the coverage index (latest outcome per workload, per definition)', () 
       await store.items.record(runId, 'vm-1', {
         status: 'failed',
         errorCode: 'INTERNAL',
-        errorMessage: `snapshot job failed on night ${day}`,
+        // The workload's id in a message is stored as a mark (compact records): the index spells it.
+        errorMessage: `snapshot job of vm-1 failed on night ${day}`,
       });
     }
     await store.items.record('nightly@20260603T010000Z', 'vm-1', { status: 'timed-out' });
@@ -87,7 +88,7 @@ describe('the coverage index (latest outcome per workload, per definition)', () 
       lastRunId: 'nightly@20260603T010000Z',
       failureStreak: 2,
       lastSuccessMs: Date.parse('2026-06-01T01:05:00Z'),
-      reason: 'snapshot job failed on night 3',
+      reason: 'snapshot job of vm-1 failed on night 3',
     });
     expect(afterThird.get('db-1')).toMatchObject({
       status: 'skipped',

@@ -2,7 +2,11 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/shared/logger.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { RetentionTrimmer, trimOutcomes } from '../../src/outcomes/outcome-retention.js';
+import {
+  RetentionTrimmer,
+  TRIM_BATCH,
+  trimOutcomes,
+} from '../../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
 
@@ -54,6 +58,59 @@ async function keysUnder(prefix: string): Promise<string[]> {
 }
 
 describe('outcome retention', () => {
+  it('deletes a night in commands of at most TRIM_BATCH items each, freeing it off the main thread', async () => {
+    const prefix = uniquePrefix('trim-batches');
+    const store = new Outcomes(redis, prefix);
+    const runId = 'nightly@old';
+    const items = 2 * TRIM_BATCH + 200;
+    await store.runs.create({
+      runId,
+      definitionId: 'nightly',
+      kind: 'snapshot',
+      fireTime: new Date(now.getTime() - 91 * DAY),
+      trigger: 'cron',
+      status: 'queued',
+    });
+    // A bad night: every item failed, so its failed set is as large as its items.
+    await store.items.create(
+      runId,
+      Array.from({ length: items }, (_, index) => [
+        `wl-${index}`,
+        { status: 'failed', target: `wl-${index}`, targetName: `vm-${index}` },
+      ]),
+    );
+
+    // Every command the trim sends, as Redis sees it (MONITOR), for this test's keys.
+    const monitor = await redis.monitor();
+    const commands: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.some((arg) => arg.startsWith(prefix))) commands.push(args);
+    });
+    expect(await trimOutcomes(redis, prefix, { now, retentionDays: 90 })).toEqual({
+      runs: 1,
+      items,
+    });
+    monitor.disconnect();
+    // Only the coverage index stays: each workload's latest outcome outlives the runs it came
+    // from (a run trims it to the workloads its definition covers).
+    expect(await keysUnder(prefix)).toEqual([`${prefix}:outcomes:coverage:nightly`]);
+
+    const itemsKey = `${prefix}:outcomes:items:${runId}`;
+    const failedKey = `${itemsKey}:failed`;
+    const on = (key: string) =>
+      commands.filter((args) => args.slice(1).includes(key)).map(([name]) => name?.toLowerCase());
+    // The night's hash and its failed set are each 1,200 entries: no command frees them on
+    // Redis's main thread (DEL), UNLINK hands them to its own thread.
+    expect(on(itemsKey)).not.toContain('del');
+    expect(on(itemsKey)).toContain('unlink');
+    expect(on(failedKey)).toEqual(['unlink']);
+    // Items are read and taken out of their indexes a batch at a time.
+    const scans = commands.filter(([name]) => name?.toLowerCase() === 'hscan');
+    expect(scans.length).toBeGreaterThanOrEqual(items / TRIM_BATCH);
+    for (const scan of scans) expect(Number(scan[4])).toBeLessThanOrEqual(TRIM_BATCH);
+    expect(Math.max(...commands.map((args) => args.length))).toBeLessThanOrEqual(TRIM_BATCH + 2);
+  });
+
   it('deletes runs older than the retention with every key and index entry, and keeps the rest', async () => {
     const prefix = uniquePrefix('trim');
     const store = new Outcomes(redis, prefix);

@@ -19,6 +19,7 @@
 --- @include "outcomes/lua/includes/runHash.lua"
 --- @include "outcomes/lua/includes/indexedItemStatuses.lua"
 --- @include "outcomes/lua/includes/recordCoverage.lua"
+--- @include "outcomes/lua/includes/storedItem.lua"
 
 local runKey, itemsKey = KEYS[1], KEYS[2]
 local base, runId, startMs = ARGV[1], ARGV[2], ARGV[4]
@@ -47,14 +48,16 @@ for n = 1, #keys do
       statusSets[item.st] = statusSets[item.st] or {}
       table.insert(statusSets[item.st], itemKey)
     end
-    if item.tg then
+    local target = pawItemTarget(item, itemKey)
+    if target then
       local member = runId
-      if itemKey ~= item.tg then member = runId .. ' ' .. itemKey end
-      redis.call('ZADD', base .. ':target:' .. item.tg, fireMs, member)
-      pawRecordCoverage(runKey, base, runId, fireMs, item.tg, item.st, item.em or item.rs, ARGV[3])
+      if itemKey ~= target then member = runId .. ' ' .. itemKey end
+      redis.call('ZADD', base .. ':target:' .. target, fireMs, member)
+      pawRecordCoverage(runKey, base, runId, fireMs, target, item.st,
+        pawUnmarkItemKey(item.em or item.rs, itemKey), ARGV[3])
       if item.tn then
         names[#names + 1] = string.lower(item.tn)
-        names[#names + 1] = item.tg
+        names[#names + 1] = target
       end
     end
   end

@@ -20,6 +20,7 @@
 --- @include "outcomes/lua/includes/finishRun.lua"
 --- @include "outcomes/lua/includes/indexedItemStatuses.lua"
 --- @include "outcomes/lua/includes/recordCoverage.lua"
+--- @include "outcomes/lua/includes/storedItem.lua"
 
 local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patchJson, onlyIf, merge, finishIfLast, startMs)
   local fireMs
@@ -38,7 +39,7 @@ local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patc
   local item = {}
   if old then item = cjson.decode(old) end
   if onlyIf ~= '' and item.st ~= onlyIf then return {'PAW_NOT_RECORDED', old or ''} end
-  local oldStatus, oldTarget, oldName = item.st, item.tg, item.tn
+  local oldStatus, oldTarget, oldName = item.st, pawItemTarget(item, itemKey), item.tn
   local patch = cjson.decode(patchJson)
   if merge == '1' and type(patch.dt) == 'table' and type(item.dt) == 'table' then
     for field, value in pairs(item.dt) do
@@ -49,7 +50,8 @@ local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patc
     if value == cjson.null then item[field] = nil else item[field] = value end
   end
   item.ua = tonumber(nowMs)
-  local json = cjson.encode(item)
+  local json = pawEncodeItem(item)
+  local target = pawItemTarget(item, itemKey)
   redis.call('HSET', itemsKey, itemKey, json)
   if not old then redis.call('HINCRBY', runKey, 'count:total', 1) end
   local newStatus = item.st
@@ -64,22 +66,25 @@ local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patc
     if pawIndexedItemStatuses[newStatus] then
       redis.call('SADD', base .. ':items:' .. runId .. ':' .. newStatus, itemKey)
     end
-    if item.tg then pawRecordCoverage(runKey, base, runId, fireMs, item.tg, newStatus, item.em or item.rs, nowMs) end
+    if target then
+      pawRecordCoverage(runKey, base, runId, fireMs, target, newStatus,
+        pawUnmarkItemKey(item.em or item.rs, itemKey), nowMs)
+    end
   end
   -- The member format is targetMember() in outcome-keys.ts.
   local function member(target)
     if itemKey == target then return runId end
     return runId .. ' ' .. itemKey
   end
-  if oldTarget and oldTarget ~= item.tg then
+  if oldTarget and oldTarget ~= target then
     redis.call('ZREM', base .. ':target:' .. oldTarget, member(oldTarget))
   end
-  if item.tg and item.tg ~= oldTarget then
-    redis.call('ZADD', base .. ':target:' .. item.tg, fireMs, member(item.tg))
+  if target and target ~= oldTarget then
+    redis.call('ZADD', base .. ':target:' .. target, fireMs, member(target))
   end
   -- The name index follows what an item says when it says something new (not every update).
-  if item.tg and item.tn and (item.tn ~= oldName or item.tg ~= oldTarget) then
-    redis.call('HSET', base .. ':target-names', string.lower(item.tn), item.tg)
+  if target and item.tn and (item.tn ~= oldName or target ~= oldTarget) then
+    redis.call('HSET', base .. ':target-names', string.lower(item.tn), target)
   end
   local counts = redis.call('HMGET', runKey, 'count:total', 'count:queued', 'count:running',
     'count:succeeded', 'count:failed', 'count:skipped', 'count:timed-out', 'count:canceled')
