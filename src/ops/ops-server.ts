@@ -326,6 +326,10 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
     coverage: context.outcomes.coverage,
     platform: context.platform,
     definitions: () => definitionSet?.current(),
+    queries,
+    items,
+    page,
+    sendHtml: (reply, body) => sendPage(reply, 'text/html; charset=utf-8', body),
   });
   registerRetryRoute(app, {
     outcomes: context.outcomes,
