@@ -87,7 +87,8 @@ const PAGE_HEADERS = {
  *   problem items and pictures, queues), refreshing itself; `/api/dashboard`, `/api/runs`,
  *   `/api/runs/:runId`, `/api/definitions`, `/api/queues`, `/api/actions` as JSON;
  * - `/api/coverage`: each snapshot definition's workloads and whether they are protected
- *   (`paw coverage --json`);
+ *   (`paw coverage --json`); `/coverage`, the same with each workload's last 14 runs as marks;
+ *   `/api/items?target=`, a workload's items (coverage-route.ts);
  * - `POST /api/runs/:runId/retry`: the dashboard's retry (`paw retry`), in write mode only;
  * - `/queues`: bull-board, read-only unless `http.queuesReadOnly` is false.
  *
@@ -326,6 +327,10 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
     coverage: context.outcomes.coverage,
     platform: context.platform,
     definitions: () => definitionSet?.current(),
+    queries,
+    items,
+    page,
+    sendHtml: (reply, body) => sendPage(reply, 'text/html; charset=utf-8', body),
   });
   registerRetryRoute(app, {
     outcomes: context.outcomes,

@@ -2,13 +2,16 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDefinition } from '../../../src/definitions/job-definition.js';
-import { jobDefinitionSchema } from '../../../src/definitions/job-definition.js';
 import type { CoverageReport } from '../../../src/job-kinds/snapshot/coverage.js';
 import type { RunRecord } from '../../../src/outcomes/outcome-records.js';
 import type { JobScheduleReport } from '../../../src/simulator/job-schedule-report.js';
-import { PawMetrics } from '../../../src/ops/metrics/paw-metrics.js';
-import { startOpsServer } from '../../../src/ops/ops-server.js';
-import { startProcessorHarness, type ProcessorHarness } from '../../job-kinds/processor-harness.js';
+import type { ProcessorHarness } from '../../job-kinds/processor-harness.js';
+import {
+  fireNights,
+  nightlyDefinition,
+  startCoverageHarness,
+  startCoverageOpsServer,
+} from '../../job-kinds/snapshot/coverage-nights.js';
 import { json } from '../cli-simulator.js';
 import { runPaw, type PawResult } from '../../testkit/paw-process.js';
 
@@ -35,31 +38,12 @@ describe('paw coverage after three nights, against the simulator', () => {
     });
 
   beforeAll(async () => {
-    harness = await startProcessorHarness({
-      label: 'coverage',
-      // The simulator's usual failures, more often than by default: three nights of 40
-      // workloads then show streaks of every length.
-      sim: { seed: 28, timeScale: 3000, jobs: { failureRate: 0.3, cancelRate: 0.1 } },
-    });
-    definition = jobDefinitionSchema.parse({
-      id: 'nightly',
-      kind: 'snapshot',
-      schedule: { cron: '0 1 * * *' },
-      targets: { types: ['VSPHERE_VM', 'MSSQL_DATABASE'] },
-      retention: { slaDomainName: 'Gold' },
-      maxWait: '1h',
-    });
+    harness = await startCoverageHarness('coverage');
+    definition = nightlyDefinition();
     jobsDir = harness.dir;
     await writeFile(join(jobsDir, 'nightly.yaml'), JSON.stringify(definition));
     await harness.startWorker('snapshot');
-    const today = new Date();
-    for (const daysAgo of [2, 1, 0]) {
-      const fireTime = new Date(
-        Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - daysAgo, 1),
-      );
-      const runId = await harness.fire(definition, fireTime);
-      nights.push(await harness.waitForRun(runId, undefined, 60_000));
-    }
+    nights.push(...(await fireNights(harness, [definition, definition, definition])));
   }, 120_000);
   afterAll(() => harness.close());
 
@@ -136,18 +120,7 @@ describe('paw coverage after three nights, against the simulator', () => {
   });
 
   it('/api/coverage answers what the command prints, from the same computation', async () => {
-    const server = await startOpsServer({
-      settings: harness.settings,
-      logger: harness.logs.logger,
-      role: 'scheduler',
-      version: 'test',
-      metrics: new PawMetrics({ processMetrics: false }),
-      definitions: [definition],
-      platform: harness.platform,
-      outcomes: harness.outcomes,
-      port: 0,
-    });
-    if (server === undefined) throw new Error('no ops server');
+    const server = await startCoverageOpsServer(harness, [definition]);
     try {
       const answer = await fetch(`${server.url}/api/coverage?definition=nightly`);
       expect(answer.status).toBe(200);
