@@ -129,13 +129,11 @@ export async function measureFilledStore(options: FilledStoreOptions): Promise<F
       entry,
       environment,
       args: ['runs'],
-      cwd: options.dir,
     });
     const failedCommand = await measureCommand({
       entry,
       environment,
       args: ['outcomes', '--status', 'failed', '--since', '30d'],
-      cwd: options.dir,
     });
     const exported = await measureExport({ entry, environment, filters: [], dir: options.dir });
 

@@ -175,13 +175,11 @@ export async function runLongNights(options: LongNightsOptions): Promise<LongNig
       entry,
       environment,
       args: ['runs'],
-      cwd: options.dir,
     });
     const failedCommand = await measureCommand({
       entry,
       environment,
       args: ['outcomes', '--status', 'failed', '--since', '30d'],
-      cwd: options.dir,
     });
     const exported = await measureExport({ entry, environment, filters: [], dir: options.dir });
 

@@ -145,11 +145,10 @@ export async function measureCommand(options: {
   readonly entry: readonly string[];
   readonly environment: Readonly<Record<string, string>>;
   readonly args: readonly string[];
-  readonly cwd: string;
 }): Promise<CommandFigures> {
   const started = performance.now();
   const child = spawnPaw(options.args, {
-    cwd: options.cwd,
+    cwd: process.cwd(),
     env: options.environment,
     entry: options.entry,
   });
