@@ -6,18 +6,13 @@ import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
 import { findFreePort } from '../../src/shared/free-port.js';
 import type { PawCommand } from '../nightly/compiled-paw.js';
-import {
-  measureCommand,
-  measureExport,
-  measureLatency,
-  type CommandFigures,
-  type ExportFigures,
-  type LatencyFigures,
-} from '../nightly/operations-figures.js';
+import type { CommandFigures, ExportFigures } from '../nightly/operations-figures.js';
+import { measureLatency, type LatencyFigures } from '../nightly/operations-figures.js';
 import { startPaw, type PawProcess } from '../nightly/paw-contender.js';
 import type { Progress } from '../nightly/progress.js';
 import { fillOutcomeStore, fillWorkloads } from '../support/outcome-fill.js';
 import { usedMemoryBytes } from '../support/used-memory.js';
+import { measureOperatorCommands } from './operator-commands.js';
 import { atMost, type LongrunFigure } from './longrun-report.js';
 
 export interface FilledStoreOptions {
@@ -69,8 +64,10 @@ export async function measureFilledStore(options: FilledStoreOptions): Promise<F
   try {
     const outcomes = new Outcomes(redis, 'paw');
     const before = await usedMemoryBytes(redis);
-    // The last night fired a day ago: `--since 30d` reaches the last 30 of them.
-    const firstNight = Date.now() - options.nights * DAY_MS;
+    // The oldest night half a day inside the retention of `nights` days: paw scheduler's own
+    // retention trimmer (90 days by default) must not take it before the measured trim does.
+    // (At first a whole day back: the scheduler had trimmed it, and the bench's trim found none.)
+    const firstNight = Date.now() - (options.nights - 0.5) * DAY_MS;
     const filling = performance.now();
     const runIds = await fillOutcomeStore(outcomes, {
       definitionId: DEFINITION_ID,
@@ -125,17 +122,15 @@ export async function measureFilledStore(options: FilledStoreOptions): Promise<F
     await ops.stop();
     ops = undefined;
     progress.line('filled: timing paw runs, paw outcomes --status failed, the full export');
-    const runsCommand = await measureCommand({
+    const {
+      runsCommand,
+      failedCommand,
+      export: exported,
+    } = await measureOperatorCommands({
       entry,
       environment,
-      args: ['runs'],
+      dir: options.dir,
     });
-    const failedCommand = await measureCommand({
-      entry,
-      environment,
-      args: ['outcomes', '--status', 'failed', '--since', '30d'],
-    });
-    const exported = await measureExport({ entry, environment, filters: [], dir: options.dir });
 
     // The trim of the oldest night alone, every command it sends logged with its duration.
     await redis.config('SET', 'slowlog-log-slower-than', '0');

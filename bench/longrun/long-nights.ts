@@ -16,15 +16,11 @@ import {
   pawNightEnvironment,
   simulatorOptions,
 } from '../nightly/night-simulator-settings.js';
-import {
-  measureCommand,
-  measureExport,
-  type CommandFigures,
-  type ExportFigures,
-} from '../nightly/operations-figures.js';
+import type { CommandFigures, ExportFigures } from '../nightly/operations-figures.js';
 import { startPaw, usageOf, type PawProcess } from '../nightly/paw-contender.js';
 import type { Progress } from '../nightly/progress.js';
 import { everySecondsCron } from './every-seconds-cron.js';
+import { measureOperatorCommands } from './operator-commands.js';
 import { atMost, growthPercent, type LongrunFigure } from './longrun-report.js';
 import { usedMemoryBytes } from '../support/used-memory.js';
 
@@ -171,17 +167,15 @@ export async function runLongNights(options: LongNightsOptions): Promise<LongNig
     const items = runs.reduce((sum, run) => sum + run.counts.total, 0);
     const redisBytesPerItem = ((await usedMemoryBytes(redis)) - memoryBefore) / items;
     progress.line(`longrun: ${runs.length} runs, ${items} items stored; timing paw's commands`);
-    const runsCommand = await measureCommand({
+    const {
+      runsCommand,
+      failedCommand,
+      export: exported,
+    } = await measureOperatorCommands({
       entry,
       environment,
-      args: ['runs'],
+      dir: options.dir,
     });
-    const failedCommand = await measureCommand({
-      entry,
-      environment,
-      args: ['outcomes', '--status', 'failed', '--since', '30d'],
-    });
-    const exported = await measureExport({ entry, environment, filters: [], dir: options.dir });
 
     const rss = Object.fromEntries(
       [...rssAfterLast].map(([name, last]) => {
