@@ -18,12 +18,12 @@ import { jobDefinitionSchema } from '../src/definitions/job-definition.js';
 import type { SnapshotDefinition } from '../src/definitions/snapshot-definition.js';
 import { coverageReport } from '../src/job-kinds/snapshot/coverage.js';
 import { resolveTargets } from '../src/job-kinds/snapshot/targets.js';
-import type { ItemUpdate } from '../src/outcomes/outcome-records.js';
 import { Outcomes } from '../src/outcomes/outcomes.js';
 import { createPlatformClient } from '../src/platform/platform-client.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { startSimulator } from '../src/simulator/simulator.js';
+import { fillOutcomeStore } from './support/outcome-fill.js';
 
 const WORKLOADS = Number(process.env['WORKLOADS'] ?? 10_000);
 const NIGHTS = Number(process.env['NIGHTS'] ?? 90);
@@ -57,32 +57,22 @@ export async function run(): Promise<void> {
     const outcomes = new Outcomes(redis, 'bench');
     const firstNight = Date.now() - NIGHTS * 86_400_000;
     const storing = performance.now();
-    for (let night = 0; night < NIGHTS; night++) {
-      const fireTime = new Date(firstNight + night * 86_400_000);
-      const runId = `everything@${fireTime.toISOString().replace(/[-:]|\.\d+/g, '')}`;
-      await outcomes.runs.create({
-        runId,
-        definitionId: definition.id,
-        kind: 'snapshot',
-        fireTime,
-        trigger: 'cron',
-        status: 'queued',
-      });
-      // 2 % fail each night (a different 2 %), the rest succeed.
-      const items = workloads.map((workload, index): [string, ItemUpdate] => [
-        workload.id,
-        {
-          status: (index + night) % 50 === 0 ? 'failed' : 'succeeded',
-          target: workload.id,
-          targetName: workload.name,
-          targetType: workload.type,
-          action: 'snapshot',
-          ...((index + night) % 50 === 0 ? { errorMessage: 'snapshot job FAILED' } : {}),
-        },
-      ]);
-      await outcomes.items.create(runId, items);
-      await outcomes.runs.finish(runId);
-    }
+    const types = new Map(workloads.map((workload) => [workload.id, workload.type]));
+    await fillOutcomeStore(outcomes, {
+      definitionId: definition.id,
+      nights: NIGHTS,
+      workloads: workloads.map((workload) => ({ ...workload, clusterId: '' })),
+      firstNight,
+      // What coverage reads: the status, the target and its name and type.
+      item: (workload, _fired, failed) => ({
+        status: failed ? 'failed' : 'succeeded',
+        target: workload.id,
+        targetName: workload.name,
+        targetType: types.get(workload.id) ?? '',
+        action: 'snapshot',
+        ...(failed ? { errorMessage: 'snapshot job FAILED' } : {}),
+      }),
+    });
     const storeSeconds = (performance.now() - storing) / 1000;
     const memory = /used_memory_human:(\S+)/.exec(await redis.info('memory'))?.[1] ?? '?';
 

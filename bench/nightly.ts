@@ -15,6 +15,7 @@ import {
   BASE_REQUESTS_PER_SECOND,
   nightInventory,
   nightSettings,
+  pawNightEnvironment,
   simulatorOptions,
 } from './nightly/night-simulator-settings.js';
 import { reportJson, reportText, type NightlyReport } from './nightly/nightly-report.js';
@@ -257,15 +258,7 @@ async function runNight(
       `${settings.clusters} clusters; found in ${((performance.now() - inventoryStarted) / 1000).toFixed(1)} s); ` +
       `rate limit ${settings.requestsPerSecond}/s, ${settings.concurrencyPerCluster} slots per cluster`,
   );
-  // paw knows nothing of the time scale: its time settings are scaled like the platform's, so
-  // that it polls the night as it would poll a real one (5 s .. 5 min of platform time). Its
-  // request gate is the platform's rate, as an operator would set it.
-  const pawSettings: Record<string, string> = {
-    PAW_PLATFORM_RPS: String(settings.requestsPerSecond),
-    PAW_PLATFORM_PAGE_SIZE: '1000',
-    PAW_SNAPSHOT_POLL_MIN_MS: String(Math.round(5_000 / settings.timeScale)),
-    PAW_SNAPSHOT_POLL_MAX_MS: String(Math.round(300_000 / settings.timeScale)),
-  };
+  const pawSettings = pawNightEnvironment(settings);
 
   const dir = await mkdtemp(join(tmpdir(), 'paw-nightly-'));
   const simulator = await startSimulatorProcess(

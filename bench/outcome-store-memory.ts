@@ -10,35 +10,25 @@
  *
  * It starts its own private redis-server, so it never touches a Redis you care about.
  */
-import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { OutcomeQueries } from '../src/outcomes/outcome-queries.js';
 import { trimOutcomes } from '../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../src/outcomes/outcomes.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
+import { usedMemoryBytes } from './support/used-memory.js';
+import { fillWorkloads, snapshotItemUpdate } from './support/outcome-fill.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 3);
 const ITEMS = Number(process.env['ITEMS'] ?? 5000);
 const CONCURRENCY = 50;
-const CLUSTERS = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-const ORIGIN = 'https://rsc.example.my.rubrik.com';
-
-async function usedMemory(redis: Redis): Promise<number> {
-  const info = await redis.info('memory');
-  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
-}
 
 const server = await startPrivateRedisServer();
 const redis = new Redis(server.url);
 try {
   const store = new Outcomes(redis, 'bench');
   const queries = new OutcomeQueries(redis, 'bench');
-  const workloads = Array.from({ length: ITEMS }, (_, index) => ({
-    id: randomUUID(),
-    name: `prod-vm-${String(index).padStart(5, '0')}`,
-    clusterId: CLUSTERS[index % CLUSTERS.length] ?? '',
-  }));
-  const before = await usedMemory(redis);
+  const workloads = fillWorkloads(ITEMS);
+  const before = await usedMemoryBytes(redis);
   let recordMs = 0;
   const night = Date.parse('2025-06-01T01:00:00Z');
   for (let run = 0; run < RUNS; run++) {
@@ -55,49 +45,21 @@ try {
     const started = performance.now();
     for (let offset = 0; offset < ITEMS; offset += CONCURRENCY) {
       await Promise.all(
-        workloads.slice(offset, offset + CONCURRENCY).map((workload, index) => {
-          const failed = (offset + index) % 50 === 0;
-          const fired = night + run * 86_400_000;
-          const jobId = `CREATE_VSPHERE_SNAPSHOT_${workload.id}_${randomUUID()}:::0`;
-          return store.items.record(runId, workload.id, {
-            status: failed ? 'failed' : 'succeeded',
-            target: workload.id,
-            targetName: workload.name,
-            targetType: 'VSPHERE_VM',
-            action: 'snapshot',
-            attempts: 1,
-            platformJobId: jobId,
-            startedAt: new Date(fired + 5_000),
-            finishedAt: new Date(fired + 600_000),
-            // What src/job-kinds/snapshot/item-step.ts leaves in a finished item's details.
-            details: {
-              trackedVia: 'job',
-              platformStatus: failed ? 'FAILED' : 'SUCCEEDED',
-              clusterId: workload.clusterId,
-              triggeredAt: new Date(fired + 5_600).toISOString(),
-              onDemandSnapshot: 'vsphere-vm',
-              jobIdFrom: 'trigger',
-              firstTriggerAttemptAt: new Date(fired + 5_000).toISOString(),
-              triggersSent: 1,
-              statusUrl: `${ORIGIN}/api/rest/workloads/${workload.id}/snapshot-jobs/${encodeURIComponent(jobId)}`,
-              retentionSlaDomainId: null,
-              ...(failed ? {} : { snapshotId: randomUUID() }),
-              progress: 100,
-            },
-            ...(failed
-              ? {
-                  errorCode: 'INTERNAL',
-                  errorMessage: 'snapshot job FAILED: datastore latency too high',
-                }
-              : {}),
-          });
-        }),
+        workloads
+          .slice(offset, offset + CONCURRENCY)
+          .map((workload, index) =>
+            store.items.record(
+              runId,
+              workload.id,
+              snapshotItemUpdate(workload, night + run * 86_400_000, (offset + index) % 50 === 0),
+            ),
+          ),
       );
     }
     recordMs += performance.now() - started;
     await store.runs.finish(runId);
   }
-  const used = (await usedMemory(redis)) - before;
+  const used = (await usedMemoryBytes(redis)) - before;
 
   let started = performance.now();
   let failed = 0;

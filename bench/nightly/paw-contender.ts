@@ -177,7 +177,12 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     // What an operator pays for the night afterwards, measured after every figure above (the
     // export and the API requests cost paw's processes and Redis CPU of their own).
     progress.line(`paw: exporting the run's items (paw outcomes --run ${runId} --export jsonl)`);
-    const exported = await measureExport({ entry, environment, runId, dir: options.dir });
+    const exported = await measureExport({
+      entry,
+      environment,
+      filters: ['--run', runId],
+      dir: options.dir,
+    });
     progress.line(
       `paw: exported ${exported.rows} items (${exported.megabytes.toFixed(1)} MB) in ${exported.seconds.toFixed(1)} s`,
     );
@@ -265,7 +270,7 @@ function definitionYaml(clusterIds: readonly string[]): string {
   ].join('\n');
 }
 
-interface PawProcess {
+export interface PawProcess {
   readonly name: string;
   readonly child: ChildProcess;
   readonly ready: Promise<void>;
@@ -275,7 +280,7 @@ interface PawProcess {
   stop(): Promise<void>;
 }
 
-function startPaw(
+export function startPaw(
   entry: readonly string[],
   args: readonly string[],
   environment: Readonly<Record<string, string>>,
@@ -326,7 +331,7 @@ function cpuBetween(before: readonly ProcessUsage[], after: readonly ProcessUsag
   return after.reduce((sum, now, index) => sum + now.cpuMs - (before[index]?.cpuMs ?? 0), 0);
 }
 
-function usageOf(paw: PawProcess): ProcessUsage {
+export function usageOf(paw: PawProcess): ProcessUsage {
   const usage = paw.child.pid === undefined ? undefined : processUsage(paw.child.pid);
   if (usage === undefined)
     throw new ContenderCrashedError(`${paw.name} is gone:\n${paw.stderrTail()}`);
