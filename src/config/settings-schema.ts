@@ -481,6 +481,16 @@ const notificationsSettings = z
     path: ['backoffMaxMs'],
   });
 
+// --- protection coverage (docs/operations.md, "Protection coverage") ---
+
+const coverageSettings = z.strictObject({
+  /**
+   * How often `paw_coverage_workloads` is computed again (besides after each snapshot run's end):
+   * once per interval across replicas, by whichever takes its turn first.
+   */
+  refreshIntervalMs: z.number().int().min(10_000).max(86_400_000).default(300_000),
+});
+
 // --- worker processes (docs/worker.md) ---
 
 const snapshotPollSettings = z
@@ -563,6 +573,7 @@ export const settingsSchema = z.strictObject({
   scheduler: schedulerSettings.default(schedulerSettings.parse({})),
   queues: queuesSettings.default(queuesSettings.parse({})),
   notifications: notificationsSettings.default(notificationsSettings.parse({})),
+  coverage: coverageSettings.default(coverageSettings.parse({})),
   worker: workerSettings.default(workerSettings.parse({})),
   debug: debugSettings.default(debugSettings.parse({})),
 });
