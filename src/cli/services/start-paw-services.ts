@@ -11,6 +11,8 @@ import {
 } from '../../ops/notify/notification-service.js';
 import type { Outcomes } from '../../outcomes/outcomes.js';
 import { startCoverageRefresher } from '../../ops/coverage-refresher.js';
+import { startCoverageDigests } from '../../ops/notify/coverage-digests.js';
+import { coverageReport } from '../../job-kinds/snapshot/coverage.js';
 import { schedulerOnFire } from '../../ops/scheduler-observer.js';
 import { startSchedulerService, type SchedulerService } from '../../scheduler/scheduler-service.js';
 import { startWorkerService, type WorkerService } from './worker-service.js';
@@ -48,7 +50,8 @@ export interface PawServices<Workers extends WorkerService | undefined = WorkerS
  * - the process's outcomes open next, with their observer (metrics, the producer): everything
  *   after them records or reads through them, and they close after all of it;
  * - the notification sender, then the scheduler, then the workers: the workers drain first;
- * - with workers, the refresher of `paw_coverage_workloads` last (it stops first).
+ * - with workers, the refresher of `paw_coverage_workloads` and the morning digests last (they
+ *   stop first).
  */
 export async function startPawServices(
   options: PawServicesOptions & { readonly workers: WorkerChoice },
@@ -113,6 +116,17 @@ export async function startPawServices(
       definitions: () => definitions.current(),
       metrics: metrics.coverage,
       logger: logger.child({ component: 'coverage' }),
+      shutdown,
+    });
+    const { platform } = workers;
+    startCoverageDigests({
+      settings,
+      redis: outcomes.redis,
+      producer,
+      definitions: () => definitions.current(),
+      coverage: (snapshots, now) =>
+        coverageReport(snapshots, platform, outcomes.coverage, { now, signal: shutdown.signal }),
+      logger: logger.child({ component: 'coverage-digest' }),
       shutdown,
     });
   }
