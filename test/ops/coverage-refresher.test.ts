@@ -1,6 +1,12 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobDefinitionSchema } from '../../src/definitions/job-definition.js';
 import type { CoverageReport } from '../../src/job-kinds/snapshot/coverage.js';
+import { startCoverageRefresher } from '../../src/ops/coverage-refresher.js';
+import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
+import { createPlatformClient } from '../../src/platform/platform-client.js';
+import { Shutdown } from '../../src/shared/shutdown.js';
+import { startProcessorHarness, type ProcessorHarness } from '../job-kinds/processor-harness.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
 import { findFreePort } from '../../src/shared/free-port.js';
 import { eventually } from '../testkit/eventually.js';
@@ -83,4 +89,75 @@ maxWait: 1m
     expect(await gauge('protected')).toBeGreaterThan(0);
     expect((await gauge('failing')) + (await gauge('skipped'))).toBeGreaterThan(0);
   }, 150_000);
+});
+
+/**
+ * Two replicas of a process with workers: per interval one computes coverage on the platform,
+ * the other serves the counts it stored, and both report the same numbers.
+ */
+describe('coverage refresh across replicas', () => {
+  let harness: ProcessorHarness;
+  const shutdowns: Shutdown[] = [];
+
+  beforeAll(async () => {
+    harness = await startProcessorHarness({ label: 'coverage-turns', sim: { seed: 7 } });
+  }, 60_000);
+  afterAll(async () => {
+    for (const shutdown of shutdowns) await shutdown.run('test over');
+    await harness?.close();
+  });
+
+  async function replica(): Promise<{
+    metrics: PawMetrics;
+    calls: () => number;
+    refresh: (force: boolean) => Promise<void>;
+  }> {
+    let calls = 0;
+    const platform = await createPlatformClient({
+      settings: harness.settings,
+      logger: harness.logs.logger,
+      observer: { onCall: () => (calls += 1) },
+    });
+    const shutdown = new Shutdown({ logger: harness.logs.logger });
+    shutdowns.push(shutdown);
+    shutdown.add('platform client', () => platform.close());
+    const metrics = new PawMetrics({ processMetrics: false });
+    const definition = jobDefinitionSchema.parse({
+      id: 'turns',
+      kind: 'snapshot',
+      schedule: { cron: '0 1 * * *' },
+      targets: { types: ['VSPHERE_VM'] },
+      retention: { slaDomainName: 'Gold' },
+    });
+    const { refresh } = startCoverageRefresher({
+      settings: harness.settings,
+      redis: harness.redis,
+      coverage: harness.outcomes.coverage,
+      platform,
+      definitions: () => [definition],
+      metrics: metrics.coverage,
+      logger: harness.logs.logger,
+      shutdown,
+    });
+    return { metrics, calls: () => calls, refresh };
+  }
+
+  it('computes once per interval and serves the same counts on every replica', async () => {
+    const a = await replica();
+    await a.refresh(false); // its start-up refresh already took the turn, or this does
+    const b = await replica();
+    await b.refresh(false);
+    expect(a.calls()).toBeGreaterThan(0);
+    expect(b.calls()).toBe(0);
+    const never = async (metrics: PawMetrics): Promise<number> =>
+      sumOf(parsePrometheusText(await metrics.text()), 'paw_coverage_workloads', {
+        definition: 'turns',
+        state: 'never',
+      });
+    expect(await never(a.metrics)).toBeGreaterThan(0);
+    expect(await never(b.metrics)).toBe(await never(a.metrics));
+    // A run's end computes whatever the turn.
+    await b.refresh(true);
+    expect(b.calls()).toBeGreaterThan(0);
+  });
 });
