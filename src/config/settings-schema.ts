@@ -9,6 +9,7 @@ import {
 } from '../platform/defaults/default-routes.js';
 import { EVENT_TYPE_MEANINGS, JOB_PHASES } from '../platform/defaults/default-vocabulary.js';
 import { Secret } from './secret.js';
+import { isKnownTimeZone } from '../shared/time-zone.js';
 
 /**
  * Everything paw can be told about how to connect and run, with its default. The YAML file
@@ -481,6 +482,33 @@ const notificationsSettings = z
     path: ['backoffMaxMs'],
   });
 
+// --- protection coverage (docs/operations.md, "Protection coverage") ---
+
+const coverageSettings = z.strictObject({
+  /**
+   * How often `paw_coverage_workloads` is computed again (besides after each snapshot run's end):
+   * once per interval across replicas, by whichever takes its turn first.
+   */
+  refreshIntervalMs: z.number().int().min(10_000).max(86_400_000).default(300_000),
+  digest: z
+    .strictObject({
+      /** A morning message per snapshot definition with `notify.webhook`: counts, failing, stale. */
+      enabled: z.boolean().default(true),
+      /** When it is sent each day, on the wall clock of `timezone` (HH:MM, 24 h). */
+      at: z
+        .string()
+        .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'a time of day such as 07:30')
+        .default('07:00'),
+      timezone: z
+        .string()
+        .refine(isKnownTimeZone, 'an IANA time zone such as Europe/Berlin, or UTC')
+        .default('UTC'),
+      /** Failing and stale workloads listed (the rest are counted). */
+      maxListed: z.number().int().min(0).max(500).default(20),
+    })
+    .default({ enabled: true, at: '07:00', timezone: 'UTC', maxListed: 20 }),
+});
+
 // --- worker processes (docs/worker.md) ---
 
 const snapshotPollSettings = z
@@ -563,6 +591,7 @@ export const settingsSchema = z.strictObject({
   scheduler: schedulerSettings.default(schedulerSettings.parse({})),
   queues: queuesSettings.default(queuesSettings.parse({})),
   notifications: notificationsSettings.default(notificationsSettings.parse({})),
+  coverage: coverageSettings.default(coverageSettings.parse({})),
   worker: workerSettings.default(workerSettings.parse({})),
   debug: debugSettings.default(debugSettings.parse({})),
 });

@@ -21,6 +21,7 @@ export function workerObservers(
   const outcomes: OutcomeObserver = {
     runFinished: (run) => {
       outcomeMetrics.runFinished?.(run);
+      metrics.coverage.runFinished(run);
       // Only a run whose definition asked for notifications costs a notification job.
       if (run.notify) notifications?.runEnded(run.runId);
     },

@@ -10,6 +10,9 @@ import {
   type NotificationService,
 } from '../../ops/notify/notification-service.js';
 import type { Outcomes } from '../../outcomes/outcomes.js';
+import { startCoverageRefresher } from '../../ops/coverage-refresher.js';
+import { startCoverageDigests } from '../../ops/notify/coverage-digests.js';
+import { coverageReport } from '../../job-kinds/snapshot/coverage.js';
 import { schedulerOnFire } from '../../ops/scheduler-observer.js';
 import { startSchedulerService, type SchedulerService } from '../../scheduler/scheduler-service.js';
 import { startWorkerService, type WorkerService } from './worker-service.js';
@@ -46,7 +49,9 @@ export interface PawServices<Workers extends WorkerService | undefined = WorkerS
  *   workers drain, and of fires missed at start-up, still go out), then the record of 429s;
  * - the process's outcomes open next, with their observer (metrics, the producer): everything
  *   after them records or reads through them, and they close after all of it;
- * - the notification sender, then the scheduler, then the workers: the workers drain first.
+ * - the notification sender, then the scheduler, then the workers: the workers drain first;
+ * - with workers, the refresher of `paw_coverage_workloads` and the morning digests last (they
+ *   stop first).
  */
 export async function startPawServices(
   options: PawServicesOptions & { readonly workers: WorkerChoice },
@@ -101,5 +106,29 @@ export async function startPawServices(
           observers,
           ...(workerOptions.kinds === undefined ? {} : { kinds: workerOptions.kinds }),
         });
+  // Coverage needs the definitions and a platform client: only a process with workers has both.
+  if (workers !== undefined) {
+    startCoverageRefresher({
+      settings,
+      redis: outcomes.redis,
+      coverage: outcomes.coverage,
+      platform: workers.platform,
+      definitions: () => definitions.current(),
+      metrics: metrics.coverage,
+      logger: logger.child({ component: 'coverage' }),
+      shutdown,
+    });
+    const { platform } = workers;
+    startCoverageDigests({
+      settings,
+      redis: outcomes.redis,
+      producer,
+      definitions: () => definitions.current(),
+      coverage: (snapshots, now) =>
+        coverageReport(snapshots, platform, outcomes.coverage, { now, signal: shutdown.signal }),
+      logger: logger.child({ component: 'coverage-digest' }),
+      shutdown,
+    });
+  }
   return { notifications, scheduler, workers, outcomes };
 }

@@ -38,7 +38,7 @@ interface CoverageRow {
 }
 
 /** A definition's workloads and their states. */
-interface DefinitionCoverage {
+export interface DefinitionCoverage {
   readonly definitionId: string;
   readonly enabled: boolean;
   /**

@@ -84,7 +84,10 @@ export async function startNotificationService(
     queueName: NOTIFY_QUEUE_NAME,
     processor: async (job: Job<NotifyJobData>) => {
       try {
-        const result = await notifier.notify(job.data.runId);
+        const result =
+          'digest' in job.data
+            ? await notifier.sendDigest(job.data.digest)
+            : await notifier.notify(job.data.runId);
         report(result);
         return result;
       } catch (error) {
@@ -97,8 +100,14 @@ export async function startNotificationService(
         const givingUp = failureVerdict(job, failure) === 'fail';
         report(givingUp ? 'gave-up' : 'failed');
         logger.warn(
-          { runId: job.data.runId, attempt: attemptNumber(job), err: { message } },
-          givingUp ? 'giving up on a run summary' : 'could not send a run summary; will retry',
+          {
+            ...('digest' in job.data
+              ? { definitionId: job.data.digest.definitionId, day: job.data.digest.day }
+              : { runId: job.data.runId }),
+            attempt: attemptNumber(job),
+            err: { message },
+          },
+          givingUp ? 'giving up on a notification' : 'could not send a notification; will retry',
         );
         // Only paw's own messages (which name the webhook's host at most) reach BullMQ's record.
         throw givingUp ? toJobError(failure) : failure;

@@ -10,9 +10,20 @@ export const NOTIFY_QUEUE_NAME = 'notify';
 
 /** The job name and data of a notification: the run only, never a URL. */
 const NOTIFY_JOB_NAME = 'run-ended';
-export interface NotifyJobData {
-  readonly runId: string;
+const DIGEST_JOB_NAME = 'coverage-digest';
+
+/**
+ * A definition's morning digest of coverage (src/ops/notify/coverage-digest.ts builds `body`, the
+ * message to post; the webhook is looked up by `definitionId` where it is sent, never carried).
+ */
+export interface DigestJobData {
+  readonly definitionId: string;
+  /** The day it is for, `YYYY-MM-DD` on the digest's wall clock. */
+  readonly day: string;
+  readonly body: Readonly<Record<string, unknown>>;
 }
+
+export type NotifyJobData = { readonly runId: string } | { readonly digest: DigestJobData };
 
 /** The job id of a run's notification: one per run, however often its end is reported. */
 function notifyJobId(runId: string): string {
@@ -69,6 +80,18 @@ export class NotificationProducer {
       )
       .finally(() => this.pending.delete(adding));
     this.pending.add(adding);
+  }
+
+  /**
+   * Queues a definition's digest of `day`: one job per definition and day however many replicas
+   * add it (its job id). Resolves once added; throws when it could not be.
+   */
+  async digestDue(digest: DigestJobData): Promise<void> {
+    await this.queue.add(
+      DIGEST_JOB_NAME,
+      { digest },
+      { jobId: `digest-${digest.definitionId}-${digest.day}` },
+    );
   }
 
   /** Waits for the notifications being added (at shutdown, before the connection closes). */
