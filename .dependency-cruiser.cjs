@@ -1,19 +1,13 @@
 /**
  * paw's folder layers, highest first: a folder may import its own files and any folder below
  * it, never one above. `npm run lint` runs this (`depcruise src`); docs/architecture.md says
- * what each layer is for. The leaf folders at the bottom import nothing of paw's but each other
- * in the order given.
+ * what each layer is for, in the same order (test/architecture.test.ts checks both).
  */
 const LAYERS = [
   'cli',
-  'demo',
-  'app',
   'ops',
-  'doctor',
   'scheduler',
-  'worker',
-  'processors',
-  'processing',
+  'job-kinds',
   'queue',
   'outcomes',
   'definitions',
@@ -21,22 +15,17 @@ const LAYERS = [
   'platform',
   'redis',
   'config',
-  'platform-defaults',
-  'cron',
-  'lifecycle',
-  'terminal',
-  'log',
-  'yaml',
-  'fs',
-  'net',
-  'time',
-  'text',
-  'version',
-  'errors',
+  'shared',
 ];
 
 const folder = (name) => `^src/${name}/`;
 const anyOf = (names) => `^src/(${names.join('|')})/`;
+
+/**
+ * The platform's default tables (routes, vocabulary, field aliases) are data, and the settings
+ * schema takes its defaults from them: any layer may read them, and they import nothing.
+ */
+const PLATFORM_DEFAULTS = '^src/platform/defaults/';
 
 module.exports = {
   forbidden: [
@@ -45,8 +34,15 @@ module.exports = {
       comment: `src/${name}/ sits below ${LAYERS.slice(0, index + 1).join(', ')}: it may not import them (layers only run down)`,
       severity: 'error',
       from: { path: folder(name) },
-      to: { path: anyOf(LAYERS.slice(0, index + 1)) },
+      to: { path: anyOf(LAYERS.slice(0, index + 1)), pathNot: PLATFORM_DEFAULTS },
     })),
+    {
+      name: 'platform-defaults-are-data',
+      comment: 'src/platform/defaults/ holds data only: it imports nothing of paw but itself',
+      severity: 'error',
+      from: { path: PLATFORM_DEFAULTS },
+      to: { path: '^src/', pathNot: PLATFORM_DEFAULTS },
+    },
     {
       name: 'layer-unknown-folder',
       comment: 'every folder of src/ has a place in the layers of .dependency-cruiser.cjs',

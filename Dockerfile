@@ -6,7 +6,7 @@
 #     -v ./secrets/paw-ops-tokens:/run/secrets/paw-ops-tokens:ro \
 #     -v ./jobs:/app/jobs:ro -p 8090:8090 paw start
 #
-# Four stages: the compiler (all dependencies, tsc); the production dependencies alone, without
+# Four stages: the compiler (all dependencies, tsc and paw's Lua scripts: bin/build.mjs); the production dependencies alone, without
 # the files no program loads; the accounts and folders of the runtime, made where there is a
 # shell; and the runtime itself. The runtime starts from RUNTIME_IMAGE, which holds the C and
 # C++ libraries the node binary links, CA certificates and nothing else (no shell, no package
@@ -29,7 +29,9 @@ COPY package.json package-lock.json .npmrc ./
 # No install scripts: compiling needs none, and none runs that nobody reviewed.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY bin/build.mjs ./bin/build.mjs
 COPY src ./src
+# tsc, then the Redis scripts (src/**/*.lua) copied beside the JavaScript.
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS production-dependencies

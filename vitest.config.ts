@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    include: ['test/**/*.test.ts', 'bench/**/*.test.ts'],
+    globalSetup: ['test/testkit/global-setup.ts'],
     // Tests start real servers and processes: forks isolate them best.
     pool: 'forks',
     // Most of a test's time is spent waiting on the processes, servers and timers it drives, not

@@ -6,6 +6,7 @@ import {
   compiledPaw,
   sourcePaw,
   withCpuProfiles,
+  withHeap,
   type PawCommand,
 } from './nightly/compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './nightly/contender-result.js';
@@ -14,16 +15,18 @@ import {
   BASE_REQUESTS_PER_SECOND,
   nightInventory,
   nightSettings,
+  pawNightEnvironment,
   simulatorOptions,
 } from './nightly/night-simulator-settings.js';
 import { reportJson, reportText, type NightlyReport } from './nightly/nightly-report.js';
 import { pawTargets } from './nightly/nightly-targets.js';
+import type { HeapChoice } from './nightly/pod-heap.js';
 import { runPawContender } from './nightly/paw-contender.js';
 import { processUsage } from './nightly/process-usage.js';
 import { Progress } from './nightly/progress.js';
 import { scalingJson, scalingText } from './nightly/scaling-report.js';
 import { runScriptContender } from './nightly/script-contender.js';
-import { startSimulatorProcess } from './nightly/simulator-process.js';
+import { startSimulatorProcess } from '../test/testkit/simulator-kit.js';
 import { machineSpeedMs } from './support/machine-speed.js';
 
 const CONTENDERS = ['paw', 'sequential', 'concurrent'] as const;
@@ -60,6 +63,10 @@ options:
                           all three, or paw with --sizes)
   --cpu-prof DIR          write a V8 CPU profile of every paw process into DIR (node --cpu-prof);
                           open them in Chrome DevTools or speedscope
+  --heap pod|host         the V8 heap of each paw process: pod (default) the one Node gives it in
+                          its pod (deploy/kubernetes/worker.yaml's memory limit: 512 MiB, an old
+                          generation of 256 MB), host the one it gets on this machine (up to 4 GB,
+                          which V8 fills with garbage before it collects); bench/nightly/pod-heap.ts
   --logs DIR              keep each paw process's log (at PAW_LOG_LEVEL, warn by default) in
                           DIR/<process>-<N>.log, to find out what a slow night did
   --json FILE             also write the figures as JSON to FILE (with --sizes: every night's,
@@ -76,6 +83,7 @@ interface NightlyOptions {
   cpuProfileDir: string | undefined;
   /** Where each paw process's log goes (its standard error), one file per process and night. */
   logsDir: string | undefined;
+  heap: HeapChoice;
   snapshots: number;
   /** One night per size (the scaling report), instead of one of `snapshots`. */
   sizes: readonly number[] | undefined;
@@ -109,6 +117,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
         'paw-from': { type: 'string', default: 'compiled' },
         'cpu-prof': { type: 'string' },
         logs: { type: 'string' },
+        heap: { type: 'string', default: 'pod' },
         json: { type: 'string' },
         markdown: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -146,7 +155,11 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
   const pawFrom = parsed['paw-from'];
   if (pawFrom !== 'compiled' && pawFrom !== 'source')
     throw new UsageError(`--paw-from must be compiled or source, not '${pawFrom}'`);
+  const heap = parsed.heap;
+  if (heap !== 'pod' && heap !== 'host')
+    throw new UsageError(`--heap must be pod or host, not '${heap}'`);
   return {
+    heap,
     pawFrom,
     cpuProfileDir: parsed['cpu-prof'],
     logsDir: parsed.logs,
@@ -194,9 +207,12 @@ export async function run(args: string[]): Promise<void> {
   let paw: PawCommand | undefined;
   if (options.only.includes('paw')) {
     if (options.pawFrom === 'compiled') progress.line('paw: compiling src/ (tsc)');
-    paw = withCpuProfiles(
-      options.pawFrom === 'compiled' ? await compiledPaw() : sourcePaw(),
-      options.cpuProfileDir,
+    paw = withHeap(
+      withCpuProfiles(
+        options.pawFrom === 'compiled' ? await compiledPaw() : sourcePaw(),
+        options.cpuProfileDir,
+      ),
+      options.heap,
     );
   }
   try {
@@ -242,20 +258,12 @@ async function runNight(
       `${settings.clusters} clusters; found in ${((performance.now() - inventoryStarted) / 1000).toFixed(1)} s); ` +
       `rate limit ${settings.requestsPerSecond}/s, ${settings.concurrencyPerCluster} slots per cluster`,
   );
-  // paw knows nothing of the time scale: its time settings are scaled like the platform's, so
-  // that it polls the night as it would poll a real one (5 s .. 5 min of platform time). Its
-  // request gate is the platform's rate, as an operator would set it.
-  const pawSettings: Record<string, string> = {
-    PAW_PLATFORM_RPS: String(settings.requestsPerSecond),
-    PAW_PLATFORM_PAGE_SIZE: '1000',
-    PAW_SNAPSHOT_POLL_MIN_MS: String(Math.round(5_000 / settings.timeScale)),
-    PAW_SNAPSHOT_POLL_MAX_MS: String(Math.round(300_000 / settings.timeScale)),
-  };
+  const pawSettings = pawNightEnvironment(settings);
 
   const dir = await mkdtemp(join(tmpdir(), 'paw-nightly-'));
   const simulator = await startSimulatorProcess(
-    simulatorOptions(settings, inventory.workloads),
     dir,
+    simulatorOptions(settings, inventory.workloads),
   );
   progress.line(`simulator ready at ${simulator.baseUrl}`);
   const contenders: ContenderResult[] = [];
@@ -308,8 +316,7 @@ async function runNight(
       );
     }
     // Its largest resident set over the whole night: the inventory, every job, /_sim/jobs.
-    const pid = simulator.child.pid;
-    simulatorPeakRssMb = (pid === undefined ? undefined : processUsage(pid))?.peakRssMb ?? NaN;
+    simulatorPeakRssMb = processUsage(simulator.pid)?.peakRssMb ?? NaN;
   } catch (error) {
     if (!(error instanceof ContenderCrashedError)) throw error;
     process.stderr.write(`nightly: a contender crashed: ${error.message}\n`);

@@ -1,7 +1,8 @@
 /**
  * How much Redis memory and time the outcome store takes for nightly snapshot runs of 5,000
- * workloads: records RUNS runs of ITEMS items each (realistic ids, names, job ids; 2% failed
- * with an error message), then reports used memory per run and per item, the time to record
+ * workloads: records RUNS runs of ITEMS items each, each item as a snapshot night leaves it
+ * (the ids, names, job ids, status links and details of `npm run bench -- nightly`'s items;
+ * 2% failed with an error message), then reports used memory per run and per item, the time to record
  * them, and the time to list one run's failed items and one target's history.
  *
  *   npx tsx bench/outcome-store-memory.ts            # 3 runs × 5,000 items
@@ -9,36 +10,30 @@
  *
  * It starts its own private redis-server, so it never touches a Redis you care about.
  */
-import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { OutcomeQueries } from '../src/outcomes/outcome-queries.js';
-import { OutcomeStore } from '../src/outcomes/outcome-store.js';
+import { trimOutcomes } from '../src/outcomes/outcome-retention.js';
+import { Outcomes } from '../src/outcomes/outcomes.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
+import { usedMemoryBytes } from './support/used-memory.js';
+import { fillWorkloads, snapshotItemUpdate } from './support/outcome-fill.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 3);
 const ITEMS = Number(process.env['ITEMS'] ?? 5000);
 const CONCURRENCY = 50;
 
-async function usedMemory(redis: Redis): Promise<number> {
-  const info = await redis.info('memory');
-  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
-}
-
 const server = await startPrivateRedisServer();
 const redis = new Redis(server.url);
 try {
-  const store = new OutcomeStore(redis, 'bench');
+  const store = new Outcomes(redis, 'bench');
   const queries = new OutcomeQueries(redis, 'bench');
-  const workloads = Array.from({ length: ITEMS }, (_, index) => ({
-    id: randomUUID(),
-    name: `prod-vm-${String(index).padStart(5, '0')}`,
-  }));
-  const before = await usedMemory(redis);
+  const workloads = fillWorkloads(ITEMS);
+  const before = await usedMemoryBytes(redis);
   let recordMs = 0;
   const night = Date.parse('2025-06-01T01:00:00Z');
   for (let run = 0; run < RUNS; run++) {
     const runId = `nightly-vms@2025060${run + 1}T010000Z`;
-    await store.createRun({
+    await store.runs.create({
       runId,
       definitionId: 'nightly-vms',
       kind: 'snapshot',
@@ -46,36 +41,25 @@ try {
       trigger: 'cron',
       status: 'queued',
     });
-    await store.startRun(runId);
+    await store.runs.start(runId);
     const started = performance.now();
     for (let offset = 0; offset < ITEMS; offset += CONCURRENCY) {
       await Promise.all(
-        workloads.slice(offset, offset + CONCURRENCY).map((workload, index) => {
-          const failed = (offset + index) % 50 === 0;
-          return store.recordItem(runId, workload.id, {
-            status: failed ? 'failed' : 'succeeded',
-            target: workload.id,
-            targetName: workload.name,
-            targetType: 'VSPHERE_VM',
-            action: 'snapshot',
-            attempts: 1,
-            platformJobId: `CREATE_VSPHERE_SNAPSHOT_${workload.id}_${randomUUID()}:::0`,
-            startedAt: new Date(night + run * 86_400_000 + 5_000),
-            finishedAt: new Date(night + run * 86_400_000 + 600_000),
-            ...(failed
-              ? {
-                  errorCode: 'INTERNAL',
-                  errorMessage: 'snapshot job FAILED: datastore latency too high',
-                }
-              : {}),
-          });
-        }),
+        workloads
+          .slice(offset, offset + CONCURRENCY)
+          .map((workload, index) =>
+            store.items.record(
+              runId,
+              workload.id,
+              snapshotItemUpdate(workload, night + run * 86_400_000, (offset + index) % 50 === 0),
+            ),
+          ),
       );
     }
     recordMs += performance.now() - started;
-    await store.finishRun(runId);
+    await store.runs.finish(runId);
   }
-  const used = (await usedMemory(redis)) - before;
+  const used = (await usedMemoryBytes(redis)) - before;
 
   let started = performance.now();
   let failed = 0;
@@ -99,6 +83,35 @@ try {
   );
   console.log(
     `breakdown: items hash per run ${itemsHash} B; target-names ${names} B; one target index ${oneTarget} B`,
+  );
+  // The trim of the first night alone: its retention ends between the first and second fire.
+  await redis.config('SET', 'slowlog-log-slower-than', '0');
+  await redis.config('SET', 'slowlog-max-len', '1000000');
+  await redis.slowlog('RESET');
+  await redis.config('RESETSTAT');
+  started = performance.now();
+  const trimmed = await trimOutcomes(redis, 'bench', {
+    now: new Date(night + 90 * 86_400_000 + 3_600_000),
+    retentionDays: 90,
+  });
+  const trimMs = performance.now() - started;
+  const log = (await redis.slowlog('GET', -1)) as [number, number, number, string[]][];
+  const slowest = [...log]
+    .sort((a, b) => b[2] - a[2])
+    .slice(0, 5)
+    .map((entry) => `${entry[3][0] ?? ''} ${(entry[2] / 1000).toFixed(1)}`);
+  const longest = log.reduce(
+    (top, entry) => (entry[2] > top[2] ? entry : top),
+    log[0] ?? [0, 0, 0, []],
+  );
+  await redis.config('SET', 'slowlog-log-slower-than', '10000');
+  const deletes = (await redis.info('commandstats'))
+    .split('\n')
+    .filter((line) => /^cmdstat_(del|unlink|hdel|srem):/.test(line))
+    .map((line) => line.replace(/,rejected_calls.*$/, '').trim());
+  console.log(`trim's deleting commands:    ${deletes.join('; ')}`);
+  console.log(
+    `trim of one night:           ${trimmed.items} items in ${trimMs.toFixed(0)} ms; longest command ${(longest[2] / 1000).toFixed(2)} ms (${longest[3].slice(0, 2).join(' ')}), ${log.length} commands (slowest, ms: ${slowest.join(', ')})`,
   );
   const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   console.log(`runs × items:                ${RUNS} × ${ITEMS}`);

@@ -2,24 +2,24 @@ import { parseArgs } from 'node:util';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { PAW_VERSION } from '../src/version/paw-version.js';
+import { PAW_VERSION } from '../src/shared/paw-version.js';
 import { Secret } from '../src/config/secret.js';
 import { settingsSchema, type Settings } from '../src/config/settings-schema.js';
 import { jobDefinitionSchema, type JobDefinition } from '../src/definitions/job-definition.js';
-import { Shutdown } from '../src/lifecycle/shutdown.js';
-import { createLogger, type Logger } from '../src/log/logger.js';
+import { Shutdown } from '../src/shared/shutdown.js';
+import { createLogger, type Logger } from '../src/shared/logger.js';
 import { PawMetrics } from '../src/ops/metrics/paw-metrics.js';
-import { openNotificationProducer } from '../src/ops/notify/open-notification-producer.js';
+import { openNotificationProducer } from '../src/queue/notifications/open-notification-producer.js';
 import { workerObservers } from '../src/ops/worker-observers.js';
-import { OutcomeStore } from '../src/outcomes/outcome-store.js';
+import { Outcomes } from '../src/outcomes/outcomes.js';
 import { runIdFor } from '../src/queue/run-id.js';
 import { RUN_JOB_NAME, type RunJobData } from '../src/queue/run-job.js';
 import { RunProducer } from '../src/queue/run-producer.js';
 import { RunQueues, defaultJobOptions, queueNameOf } from '../src/queue/run-queues.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
 import { RunFirer } from '../src/scheduler/run-firer.js';
-import { startWorkerService } from '../src/worker/worker-service.js';
-import { openOutcomes } from '../src/app/open-outcomes.js';
+import { startWorkerService } from '../src/cli/services/worker-service.js';
+import { openOutcomes } from '../src/cli/services/open-outcomes.js';
 import {
   benchContext,
   contextLines,
@@ -35,6 +35,7 @@ import { pinProcesses } from './support/cpu-pinning.js';
 import { noopProcessorFactory } from './support/noop-kind-processor.js';
 import { ownCpuMs, processCpuMs } from './support/process-cpu.js';
 import { callsBetween, commandCalls, totalCalls } from './support/redis-command-stats.js';
+import { eventually } from '../test/testkit/eventually.js';
 
 const USAGE = `usage: npm run bench -- queue [options]
 
@@ -342,7 +343,7 @@ async function pawEnqueue(
   const queues = new RunQueues(connection, settings);
   try {
     const firer = new RunFirer(
-      new OutcomeStore(connection, settings.redis.prefix),
+      new Outcomes(connection, settings.redis.prefix).runs,
       new RunProducer(queues, bench.logger),
       bench.logger,
     );
@@ -394,14 +395,20 @@ async function waitUntilDrained(bench: Bench, settings: Settings, jobs: number):
     prefix: settings.redis.prefix,
   });
   try {
-    const deadline = Date.now() + Math.max(60_000, jobs * 20);
-    for (;;) {
-      const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
-      const left = Object.values(counts).reduce((sum, count) => sum + count, 0);
-      if (left === 0) return;
-      if (Date.now() > deadline) throw new Error(`${left} jobs still unprocessed at the deadline`);
-      await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
-    }
+    let left = 0;
+    await eventually(
+      'every job processed',
+      async () => {
+        const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
+        left = Object.values(counts).reduce((sum, count) => sum + count, 0);
+        return left === 0;
+      },
+      {
+        timeoutMs: Math.max(60_000, jobs * 20),
+        intervalMs: DRAIN_POLL_MS,
+        detail: () => `${left} jobs still unprocessed`,
+      },
+    );
   } finally {
     await queue.close();
   }

@@ -26,6 +26,15 @@ const BENCHMARKS: Record<
       'a worker killed mid-trigger: how long until another takes its snapshot item over, triggers',
     load: () => import('./takeover.js'),
   },
+  coverage: {
+    description: 'paw coverage over one definition of 10,000 workloads with 90 nights stored',
+    load: () => import('./coverage.js'),
+  },
+  longrun: {
+    description:
+      'paw over months: K nights through long-lived processes, then a store of 90 nights × 10,000 items',
+    load: () => import('./longrun.js'),
+  },
   queue: {
     description: "paw's cost per job against BullMQ's own cost for a job that does nothing",
     load: () => import('./queue.js'),

@@ -4,11 +4,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { settingsSchema } from '../src/config/settings-schema.js';
-import { OutcomeStore } from '../src/outcomes/outcome-store.js';
+import { Outcomes } from '../src/outcomes/outcomes.js';
 import { runIdFor } from '../src/queue/run-id.js';
 import { queueNameOf } from '../src/queue/run-queues.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
-import { CronSchedule } from '../src/cron/cron-schedule.js';
+import { CronSchedule } from '../src/definitions/schedule/cron-schedule.js';
 import {
   benchContext,
   contextLines,
@@ -22,6 +22,7 @@ import {
 } from './support/bench-report.js';
 import { processCpuMs } from './support/process-cpu.js';
 import { SchedulerReplica } from './support/scheduler-replica.js';
+import { eventually } from '../test/testkit/eventually.js';
 
 const USAGE = `usage: npm run bench -- scheduler [options]
 
@@ -309,15 +310,16 @@ async function killHoldingLease(
 ): Promise<KillReport> {
   const owner = `${hostname()}/${victim.pid}/`;
   const keys = ids.map((id) => `${PREFIX}:scheduler:lease:${id}`);
-  const giveUp = Date.now() + 5000;
-  let held: string[] = [];
-  while (Date.now() < giveUp) {
-    const holders = await redis.mget(...keys);
-    held = ids.filter((_, index) => holders[index]?.startsWith(owner) === true);
-    if (held.length > 0) break;
+  const held = await eventually(
+    `${victim.name} to hold a lease`,
+    async () => {
+      const holders = await redis.mget(...keys);
+      const holding = ids.filter((_, index) => holders[index]?.startsWith(owner) === true);
+      return holding.length > 0 ? holding : undefined;
+    },
     // Leases are held for a few milliseconds per tick: a 2 ms poll catches one without hammering Redis.
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+    { timeoutMs: 5000, intervalMs: 2, otherwise: (): string[] => [] },
+  );
   victim.child.kill('SIGKILL');
   const atMs = Date.now() - windowStart;
   await victim.exited;
@@ -356,10 +358,10 @@ async function collect(
       fire.added = Math.max(fire.added, 1);
     }
   });
-  const store = new OutcomeStore(redis, PREFIX);
+  const store = new Outcomes(redis, PREFIX);
   for (const fire of fires) {
     if (fire.enqueuedMs !== undefined) continue;
-    fire.recordedMissed = (await store.getRun(fire.runId))?.status === 'missed';
+    fire.recordedMissed = (await store.runs.get(fire.runId))?.status === 'missed';
   }
   for (const replica of replicas) {
     for (const record of replica.logRecords()) {

@@ -1,8 +1,12 @@
 import autocannon from 'autocannon';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { SimulatorFixtures } from '../src/simulator/fixtures.js';
+import { startSimulatorProcess } from '../test/testkit/simulator-kit.js';
 
 /**
  * How fast the simulator serves `getWorkload`, and how much memory its inventory takes.
@@ -29,28 +33,15 @@ export async function run(args: string[]): Promise<void> {
   const pinned = hasTaskset() && cpus().length >= 2;
   const loadBefore = loadavg();
 
-  const simArgs = [
-    'bin/paw.js',
-    'sim',
-    '--port',
-    '0',
-    '--workloads',
-    String(workloads),
-    '--rate-limit',
-    '0',
-    '--json',
-    '--log-level',
-    'warn',
-  ];
-  const child = pinned
-    ? spawn('taskset', ['-c', '0', process.execPath, ...simArgs], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      })
-    : spawn(process.execPath, simArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const dir = await mkdtemp(join(tmpdir(), 'paw-bench-sim-'));
+  const simulator = await startSimulatorProcess(
+    dir,
+    { workloads, rateLimit: { requestsPerSecond: 0 } },
+    pinned ? { prefix: ['taskset', '-c', '0'] } : {},
+  );
   if (pinned) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
   try {
-    const fixtures = await firstJsonLine(child.stdout);
-    const pid = child.pid ?? 0;
+    const { fixtures, pid } = simulator;
     const startupMemory = processMemory(pid);
 
     const token = await accessToken(fixtures);
@@ -105,14 +96,9 @@ export async function run(args: string[]): Promise<void> {
     }
     if (result.non2xx > 0 || result.errors > 0) process.exitCode = 1;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await simulator.stop();
+    await rm(dir, { recursive: true, force: true });
   }
-}
-
-interface Fixtures {
-  baseUrl: string;
-  serviceAccounts: { admin: { client_id: string; client_secret: string } };
 }
 
 function hasTaskset(): boolean {
@@ -124,17 +110,7 @@ function hasTaskset(): boolean {
   }
 }
 
-async function firstJsonLine(stream: NodeJS.ReadableStream): Promise<Fixtures> {
-  let buffered = '';
-  for await (const chunk of stream) {
-    buffered += chunk.toString();
-    const newline = buffered.indexOf('\n');
-    if (newline >= 0) return JSON.parse(buffered.slice(0, newline)) as Fixtures;
-  }
-  throw new Error('paw sim ended before printing its fixtures');
-}
-
-async function accessToken(fixtures: Fixtures): Promise<string> {
+async function accessToken(fixtures: SimulatorFixtures): Promise<string> {
   const { client_id, client_secret } = fixtures.serviceAccounts.admin;
   const response = await fetch(`${fixtures.baseUrl}/api/client_token`, {
     method: 'POST',

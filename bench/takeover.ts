@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { settingsSchema } from '../src/config/settings-schema.js';
 import { jobDefinitionSchema } from '../src/definitions/job-definition.js';
-import { isRunning, type PawFleet } from '../test/support/paw-fleet.js';
-import type { PawProcess } from '../test/support/paw-process.js';
+import type { PawFleet } from '../test/testkit/paw-fleet.js';
+import type { PawProcess } from '../test/testkit/paw-process.js';
 import { chaosFleet } from './chaos/support/chaos-fleet.js';
 import { startKillBed, type KillBed } from './chaos/support/kill-bed.js';
+import { eventually } from '../test/testkit/eventually.js';
 import {
   benchContext,
   contextLines,
@@ -179,7 +180,7 @@ export async function run(args: string[]): Promise<void> {
           `, ${round.triggers} trigger(s)`,
       );
       // The dead worker's replacement, armed as it was, before the next round.
-      const dead = workers.findIndex((worker) => !isRunning(worker));
+      const dead = workers.findIndex((worker) => !worker.running);
       if (dead >= 0) workers[dead] = await fleet.start(WORKER_ARGS);
     }
     const report = summarise(finishContext(context), options, rounds);
@@ -240,16 +241,15 @@ async function killOnce(
   if (killedAt === undefined) {
     throw new Error(`no worker reached ${CRASH_POINT} within ${ROUND_TIMEOUT_MS / 1000} s`);
   }
-  let delayMs: number | undefined;
-  while (Date.now() < deadline) {
-    const item = await fleet.outcomes.getItem(runId, workloadId);
-    if (typeof item?.platformJobId === 'string') {
-      delayMs = Date.now() - killedAt;
-      break;
-    }
+  const delayMs = await eventually(
+    `${workloadId}'s snapshot to be taken over`,
+    async () => {
+      const item = await fleet.outcomes.items.get(runId, workloadId);
+      return typeof item?.platformJobId === 'string' && Date.now() - killedAt;
+    },
     // A 20 ms look: fine enough for delays of seconds, light on Redis.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    { timeoutMs: Math.max(0, deadline - Date.now()), intervalMs: 20, otherwise: () => undefined },
+  );
   await fleet.waitForRun(runId);
   return {
     workloadId,

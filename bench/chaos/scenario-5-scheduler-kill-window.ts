@@ -2,13 +2,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import type { PawProcess } from '../../test/support/paw-process.js';
+import type { PawProcess } from '../../test/testkit/paw-process.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { startKillBed, type KillBed } from './support/kill-bed.js';
-import type { PawFleet } from '../../test/support/paw-fleet.js';
+import type { PawFleet } from '../../test/testkit/paw-fleet.js';
 import { chaosFleet } from './support/chaos-fleet.js';
 import { SeededRandom } from './support/seeded-random.js';
 import { WindowPauseWatch, type PauseSample } from './support/window-pause-watch.js';
+import { eventually } from '../../test/testkit/eventually.js';
 
 /**
  * Chaos 5: a maintenance window whose scheduler is SIGKILLed while it is open. Two set-ups run
@@ -274,8 +275,13 @@ function cronAt(at: Date): string {
   return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
 }
 
+/** Waits until `check` holds or `deadline` passes (then the judgement finds out what is missing). */
 async function until(check: () => boolean, deadline: number): Promise<void> {
-  while (!check() && Date.now() < deadline) await sleep(100);
+  await eventually('the watched state', check, {
+    timeoutMs: Math.max(0, deadline - Date.now()),
+    intervalMs: 100,
+    otherwise: () => undefined,
+  });
 }
 
 async function sleep(ms: number): Promise<void> {

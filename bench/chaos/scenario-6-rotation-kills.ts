@@ -1,18 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import { exampleDefinition } from '../../test/support/definitions.js';
-import type { PawProcess } from '../../test/support/paw-process.js';
-import {
-  authenticates,
-  createTestAccount,
-  secretIn,
-} from '../../test/processors/rotate-secret/support/service-accounts.js';
-import { journalPathOf } from '../../src/processors/rotate-secret/rotation-journal.js';
+import { exampleDefinition } from '../../test/testkit/definitions.js';
+import type { PawProcess } from '../../test/testkit/paw-process.js';
+import { authenticates, createTestAccount, secretIn } from '../../test/testkit/service-accounts.js';
+import { journalPathOf } from '../../src/job-kinds/rotate-secret/rotation-journal.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { startKillBed } from './support/kill-bed.js';
-import type { PawFleet } from '../../test/support/paw-fleet.js';
-import { chaosFleet, isRunning } from './support/chaos-fleet.js';
+import type { PawFleet } from '../../test/testkit/paw-fleet.js';
+import { chaosFleet } from './support/chaos-fleet.js';
 import { SeededRandom } from './support/seeded-random.js';
+import { eventually } from '../../test/testkit/eventually.js';
 
 /**
  * Chaos 6: paw rotates its own secret (the hardest case: the secret it authenticates with is the
@@ -195,7 +192,7 @@ export const scenario: ChaosScenario = {
           label = `#${i} SIGKILL at ${delayMs.toFixed(0)} ms`;
           runId = await fleet.fire(definition);
           await new Promise((resolve) => setTimeout(resolve, delayMs));
-          const status = (await fleet.outcomes.getRun(runId))?.status;
+          const status = (await fleet.outcomes.runs.get(runId))?.status;
           await worker.stop('SIGKILL');
           tally.randomKills++;
           if (status === 'running') tally.randomKillsMidRotation++;
@@ -215,7 +212,7 @@ export const scenario: ChaosScenario = {
           );
         }
       }
-      if (isRunning(worker)) await worker.stop();
+      if (worker.running) await worker.stop();
       context.progress(`slowest iteration: ${slowest.label}, ${slowest.seconds.toFixed(1)} s`);
 
       const clientSecretsIssued = bed.sim.issuedSecrets().clientSecrets.length;
@@ -266,7 +263,9 @@ async function exitsWithin(paw: PawProcess, timeoutMs: number): Promise<boolean>
 
 /** Resolves once the run is no longer queued (a worker took it) or `paw` has exited. */
 async function untilTaken(fleet: PawFleet, runId: string, paw: PawProcess): Promise<void> {
-  while (isRunning(paw) && (await fleet.outcomes.getRun(runId))?.status === 'queued') {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await eventually(
+    `run ${runId} to be taken`,
+    async () => !paw.running || (await fleet.outcomes.runs.get(runId))?.status !== 'queued',
+    { timeoutMs: Infinity, intervalMs: 20 },
+  );
 }

@@ -2,17 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from '../../src/net/free-port.js';
+import { findFreePort } from '../../src/shared/free-port.js';
 import { hashPassword } from '../../src/ops/auth/password-hash.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { createTestAccount } from '../../test/processors/rotate-secret/support/service-accounts.js';
+import { createTestAccount } from '../../test/testkit/service-accounts.js';
 import type { Redis } from 'ioredis';
-import type { PawProcess } from '../../test/support/paw-process.js';
-import { issuedSecrets } from '../../test/worker/support/secret-scan.js';
+import type { PawProcess } from '../../test/testkit/paw-process.js';
+import { issuedSecrets } from '../../test/testkit/secret-scan.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { startKillBed } from './support/kill-bed.js';
-import type { PawFleet } from '../../test/support/paw-fleet.js';
-import { chaosFleet, isRunning } from './support/chaos-fleet.js';
+import type { PawFleet } from '../../test/testkit/paw-fleet.js';
+import { chaosFleet } from './support/chaos-fleet.js';
 import {
   everyRedisKeyAndValue,
   findSecrets,
@@ -194,7 +194,7 @@ export const scenario: ChaosScenario = {
         const first = armed.at(-1);
         if (first === undefined) break;
         await Promise.race([first.exited, sleep(Math.max(0, activityEnds - Date.now()))]);
-        if (isRunning(first)) break;
+        if (first.running) break;
         armed.push(await startThroughPasswordChange(running, crashAt, passwordChange));
       }
       await sleep(Math.max(0, activityEnds - Date.now()));

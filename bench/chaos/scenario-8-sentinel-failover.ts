@@ -2,6 +2,7 @@ import { loadavg } from 'node:os';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { waitForEndedFraction } from './support/redis-outage.js';
 import { SnapshotNight, describeEndings } from './support/snapshot-night.js';
+import { eventually } from '../../test/testkit/eventually.js';
 
 /**
  * Scenario 8: Redis behind Sentinel (a primary, its replica, three sentinels), and the primary
@@ -45,29 +46,38 @@ async function run(context: ChaosContext): Promise<ChaosVerdict> {
       `primary (port ${sentinel.primary.port}) SIGKILLed at ${before.ended}/${before.items} items ended`,
     );
     const promoted = `127.0.0.1:${sentinel.replica.port}`;
-    let promotedSeconds: number | undefined;
-    while (Date.now() - killedAt < 60_000) {
-      if ((await sentinel.currentPrimary().catch(() => '')) === promoted) {
-        promotedSeconds = (Date.now() - killedAt) / 1000;
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const promotedSeconds = await eventually(
+      'Sentinel to promote the replica',
+      async () =>
+        (await sentinel.currentPrimary().catch(() => '')) === promoted &&
+        (Date.now() - killedAt) / 1000,
+      { timeoutMs: 60_000 - (Date.now() - killedAt), intervalMs: 100, otherwise: () => undefined },
+    );
     context.progress(
       promotedSeconds === undefined
         ? 'Sentinel did not promote the replica within 60 s'
         : `Sentinel promoted the replica ${promotedSeconds.toFixed(1)} s after the kill`,
     );
     // paw's first progress on the new primary: an item ending after the promotion.
-    let resumedSeconds: number | undefined;
-    while (promotedSeconds !== undefined && Date.now() - killedAt < 120_000) {
-      const progress = await night.progress().catch(() => undefined);
-      if (progress !== undefined && progress.ended > before.ended) {
-        resumedSeconds = (Date.now() - killedAt) / 1000;
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const resumedSeconds =
+      promotedSeconds === undefined
+        ? undefined
+        : await eventually(
+            'paw to progress on the new primary',
+            async () => {
+              const progress = await night.progress().catch(() => undefined);
+              return (
+                progress !== undefined &&
+                progress.ended > before.ended &&
+                (Date.now() - killedAt) / 1000
+              );
+            },
+            {
+              timeoutMs: 120_000 - (Date.now() - killedAt),
+              intervalMs: 100,
+              otherwise: () => undefined,
+            },
+          );
     const ended = await night.waitForEnd(form.timeoutMs);
     const seconds = (Date.now() - started) / 1000;
     const judgement = await night.judge();

@@ -2,9 +2,11 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { heapArguments, type HeapChoice } from './pod-heap.js';
 
 /**
- * paw as the container image runs it: `src/` compiled by `tsc -p tsconfig.build.json`, run with
+ * paw as the container image runs it: `src/` built by `bin/build.mjs` (tsc, and the Lua
+ * scripts copied beside the JavaScript, as the image's build stage does), run with
  * plain `node` (no tsx transforming the sources in the process, which costs start-up CPU and
  * about 60 MB of memory per process). Compiled into a sibling of `dist/`, because paw reads
  * package.json one level above its compiled folder; removed when the benchmark ends.
@@ -19,7 +21,7 @@ export interface PawCommand {
 export async function compiledPaw(): Promise<PawCommand> {
   const outDir = `.dist-bench-${randomUUID().slice(0, 8)}`;
   try {
-    await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', outDir]);
+    await promisify(execFile)(process.execPath, ['bin/build.mjs', '--outDir', outDir]);
   } catch (error) {
     // tsc writes what it could compile even when it fails: leave nothing behind.
     await rm(outDir, { recursive: true, force: true });
@@ -51,5 +53,15 @@ export function withCpuProfiles(command: PawCommand, dir: string | undefined): P
     ...command,
     entry: ['--cpu-prof', '--cpu-prof-dir', dir, ...command.entry],
     describe: `${command.describe}, with CPU profiles in ${dir}`,
+  };
+}
+
+/** The same command with the V8 heap `choice` gives each paw process (bench/nightly/pod-heap.ts). */
+export function withHeap(command: PawCommand, choice: HeapChoice): PawCommand {
+  const heap = heapArguments(choice);
+  return {
+    ...command,
+    entry: [...heap.args, ...command.entry],
+    describe: `${command.describe}, ${heap.describe}`,
   };
 }

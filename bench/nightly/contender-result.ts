@@ -1,4 +1,5 @@
 import type { ExportFigures, LatencyFigures } from './operations-figures.js';
+import type { SimulatorStalls } from './simulator-stalls.js';
 
 /** One contender's figures, as the table and `--json` show them. */
 export interface ContenderResult {
@@ -29,6 +30,8 @@ export interface ContenderResult {
   readonly idleCpuMsPerSecond?: number;
   /** The largest peak resident set of any one client process, MB. */
   readonly peakRssMb: number;
+  /** paw: each process's peak resident set (VmHWM), MB, by its name (`paw start`, ...). */
+  readonly peakRssMbByProcess?: Record<string, number>;
   readonly processes: number;
   /** paw: Redis's `used_memory` after the run, MB. */
   readonly redisMb?: number;
@@ -44,6 +47,8 @@ export interface ContenderResult {
   readonly redisScriptsPerSnapshot?: number;
   /** paw: the Redis commands by name, per snapshot, largest first. */
   readonly redisCommandsByName?: Record<string, number>;
+  /** paw: how long the simulator went without answering during the night (a probe's timings). */
+  readonly simulatorStalls?: SimulatorStalls;
   /** paw: makespan ÷ the platform's lower bound. */
   readonly lowerBoundRatio?: number;
   /**

@@ -61,6 +61,21 @@ export function nightSettings(
   };
 }
 
+/**
+ * paw's settings for the night (environment variables). paw knows nothing of the time scale: its
+ * time settings are scaled like the platform's, so that it polls the night as it would poll a
+ * real one (5 s .. 5 min of platform time). Its request gate is the platform's rate, as an
+ * operator would set it.
+ */
+export function pawNightEnvironment(settings: NightSettings): Record<string, string> {
+  return {
+    PAW_PLATFORM_RPS: String(settings.requestsPerSecond),
+    PAW_PLATFORM_PAGE_SIZE: '1000',
+    PAW_SNAPSHOT_POLL_MIN_MS: String(Math.round(5_000 / settings.timeScale)),
+    PAW_SNAPSHOT_POLL_MAX_MS: String(Math.round(300_000 / settings.timeScale)),
+  };
+}
+
 /** The simulator's options (`paw sim --config`), for a given number of workloads. */
 export function simulatorOptions(
   settings: NightSettings,

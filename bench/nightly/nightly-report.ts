@@ -1,6 +1,7 @@
 import type { ContenderResult } from './contender-result.js';
 import { LOWER_BOUND_FORMULA, type LowerBound } from './lower-bound.js';
 import type { NightSettings } from './night-simulator-settings.js';
+import { SLOW_MS } from './simulator-stalls.js';
 
 export interface NightlyReport {
   readonly command: string;
@@ -36,6 +37,23 @@ export function reportJson(report: NightlyReport): unknown {
           ? {}
           : { idleCpuMsPerSecond: round(contender.idleCpuMsPerSecond, 1) }),
         peakRssMb: round(contender.peakRssMb),
+        ...(contender.peakRssMbByProcess === undefined
+          ? {}
+          : {
+              peakRssMbByProcess: Object.fromEntries(
+                Object.entries(contender.peakRssMbByProcess).map(([name, mb]) => [name, round(mb)]),
+              ),
+            }),
+        description: contender.description,
+        ...(contender.simulatorStalls === undefined
+          ? {}
+          : {
+              simulatorStalls: {
+                ...contender.simulatorStalls,
+                longestAnswerMs: round(contender.simulatorStalls.longestAnswerMs),
+                longestProbeLagMs: round(contender.simulatorStalls.longestProbeLagMs),
+              },
+            }),
         ...(contender.extrapolatedFrom === undefined
           ? {}
           : {
@@ -206,6 +224,20 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
 /** paw's lines on what the night cost beyond its makespan: fan-out, Redis's peak, export, API. */
 function afterTheNight(contender: ContenderResult): string[] {
   const lines: string[] = [];
+  if (contender.peakRssMbByProcess !== undefined)
+    lines.push(
+      `${contender.name}: peak RSS ${Object.entries(contender.peakRssMbByProcess)
+        .map(([name, mb]) => `${name} ${fixed(mb, 0)} MB`)
+        .join(', ')} (${contender.description})`,
+    );
+  const stalls = contender.simulatorStalls;
+  if (stalls !== undefined)
+    lines.push(
+      `${contender.name}: the simulator's longest answer to a probe every 100 ms during the night ` +
+        `${fixed(stalls.longestAnswerMs, 0)} ms (${stalls.slowAnswers} of ${stalls.probes} over ${SLOW_MS} ms; ` +
+        `the probe's own timer at most ${fixed(stalls.longestProbeLagMs, 0)} ms late): a stall over a second ` +
+        'turns requests within the rate into 429s (its bucket counts them when it reads them)',
+    );
   if (contender.idleCpuMsPerSecond !== undefined)
     lines.push(
       `${contender.name}: ${fixed(contender.idleCpuMsPerSecond, 1)} ms of CPU per second while idle ` +

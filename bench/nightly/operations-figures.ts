@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnPaw } from '../../test/testkit/paw-process.js';
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,6 +26,7 @@ export interface LatencyFigures {
   readonly path: string;
   readonly requests: number;
   readonly medianMs: number;
+  readonly p99Ms: number;
   readonly maxMs: number;
   /** Size of the last answer. */
   readonly kilobytes: number;
@@ -34,41 +35,34 @@ export interface LatencyFigures {
 const GNU_TIME = '/usr/bin/time';
 
 /**
- * `paw outcomes --run <runId> --export jsonl --out <file>` as a real process (the same paw the
+ * `paw outcomes <filters> --export jsonl --out <file>` as a real process (the same paw the
  * night ran, against the night's Redis), timed from spawn to exit; the file's lines are counted,
  * then it is removed.
  */
 export async function measureExport(options: {
   readonly entry: readonly string[];
-  readonly environment: NodeJS.ProcessEnv;
-  readonly runId: string;
+  /** paw's PAW_* settings (the tests' one environment rule: `pawEnvironment`). */
+  readonly environment: Readonly<Record<string, string>>;
+  /** Which items (`--run <id>`, `--status failed`, …); none: every item stored. */
+  readonly filters: readonly string[];
   readonly dir: string;
 }): Promise<ExportFigures> {
   const out = join(options.dir, 'outcomes-export.jsonl');
   const usageFile = join(options.dir, 'outcomes-export.time');
-  const pawArgs = [
-    ...options.entry,
-    'outcomes',
-    '--run',
-    options.runId,
-    '--export',
-    'jsonl',
-    '--out',
-    out,
-  ];
+  const pawArgs = ['outcomes', ...options.filters, '--export', 'jsonl', '--out', out];
   // GNU time reads the process's own rusage when it exits: exact CPU and peak memory, which
   // /proc cannot give once the process is gone.
   const timed = existsSync(GNU_TIME);
-  const [command, args] = timed
-    ? [GNU_TIME, ['-f', '%U %S %M', '-o', usageFile, process.execPath, ...pawArgs]]
-    : [process.execPath, pawArgs];
   const started = performance.now();
-  const child = spawn(command, args, {
+  const child = spawnPaw(pawArgs, {
+    cwd: process.cwd(),
     env: options.environment,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    entry: options.entry,
+    prefix: timed ? [GNU_TIME, '-f', '%U %S %M', '-o', usageFile] : [],
+    stdout: false,
   });
   let stderr = '';
-  child.stderr.on(
+  child.stderr?.on(
     'data',
     (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)),
   );
@@ -124,6 +118,7 @@ export async function measureLatency(
     path: label,
     requests,
     medianMs: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
     maxMs: sorted.at(-1) ?? NaN,
     kilobytes,
   };
@@ -136,4 +131,38 @@ async function countLines(file: string): Promise<number> {
     for (let index = buffer.indexOf(10); index >= 0; index = buffer.indexOf(10, index + 1)) lines++;
   }
   return lines;
+}
+
+/** What a `paw` command took, from spawn to exit, and the lines it printed. */
+export interface CommandFigures {
+  readonly command: string;
+  readonly seconds: number;
+  readonly lines: number;
+}
+
+/** `paw <args>` as a real process (the same paw and settings as the bench's), timed. */
+export async function measureCommand(options: {
+  readonly entry: readonly string[];
+  readonly environment: Readonly<Record<string, string>>;
+  readonly args: readonly string[];
+}): Promise<CommandFigures> {
+  const started = performance.now();
+  const child = spawnPaw(options.args, {
+    cwd: process.cwd(),
+    env: options.environment,
+    entry: options.entry,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on(
+    'data',
+    (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)),
+  );
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const seconds = (performance.now() - started) / 1000;
+  const command = `paw ${options.args.join(' ')}`;
+  if (code !== 0)
+    throw new ContenderCrashedError(`${command} exited with ${String(code)}:\n${stderr}`);
+  return { command, seconds, lines: stdout.split('\n').filter((line) => line !== '').length };
 }

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { RunRecord } from '../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
-import { findFreePort } from '../../src/net/free-port.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
+import { findFreePort } from '../../src/shared/free-port.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
 import type { PawCommand } from './compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './contender-result.js';
@@ -14,8 +14,11 @@ import { lowerBound, type LowerBound } from './lower-bound.js';
 import { measureExport, measureLatency } from './operations-figures.js';
 import { platformFigures, resetPlatformCounters } from './platform-figures.js';
 import { processUsage, type ProcessUsage } from './process-usage.js';
+import { SimulatorStallProbe } from './simulator-stalls.js';
 import { callsBetween, commandCalls, totalCalls } from '../support/redis-command-stats.js';
 import type { Progress } from './progress.js';
+import { eventually } from '../../test/testkit/eventually.js';
+import { spawnPaw } from '../../test/testkit/paw-process.js';
 
 export interface PawContenderOptions {
   readonly baseUrl: string;
@@ -64,8 +67,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
   await mkdir(configDir, { recursive: true });
   await writeFile(join(configDir, 'paw.yaml'), '{}\n');
   await writeFile(join(jobsDir, `${DEFINITION_ID}.yaml`), definitionYaml(options.clusterIds));
-  const environment: NodeJS.ProcessEnv = {
-    ...process.env,
+  const environment: Record<string, string> = {
     PAW_CONFIG_DIR: configDir,
     PAW_JOBS_DIR: jobsDir,
     PAW_REDIS_URL: redisServer.url,
@@ -82,7 +84,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     const { entry } = options.command;
     // Each long-running process serves health and metrics on a port of its own, as in
     // production: Node's process metrics (event-loop lag sampling) cost CPU too.
-    const serving = async (): Promise<NodeJS.ProcessEnv> => ({
+    const serving = async (): Promise<Record<string, string>> => ({
       ...environment,
       PAW_HTTP_PORT: String(await findFreePort()),
     });
@@ -93,12 +95,13 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       return join(options.logsDir, `${name.replaceAll(' ', '-')}-${options.snapshots}.log`);
     };
     processes.push(
-      startPaw([...entry, 'start'], startEnvironment, 'paw start', await logFile('paw start')),
+      startPaw(entry, ['start'], startEnvironment, 'paw start', await logFile('paw start')),
     );
     for (let index = 1; index < options.workerProcesses; index++)
       processes.push(
         startPaw(
-          [...entry, 'worker', '--kinds', 'snapshot'],
+          entry,
+          ['worker', '--kinds', 'snapshot'],
           await serving(),
           `paw worker ${index}`,
           await logFile(`paw worker ${index}`),
@@ -121,11 +124,15 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     const commandsAtStart = await commandCalls(redis);
     await resetPlatformCounters(options.baseUrl);
     const since = Date.now();
+    const stallProbe = new SimulatorStallProbe(options.baseUrl);
     const runId = await firePawRun(entry, environment);
     progress.line(`paw: fired run ${runId}`);
 
-    const store = new OutcomeStore(redis, 'paw');
-    const run = await waitForRun(store, runId, processes, progress);
+    const store = new Outcomes(redis, 'paw');
+    const run = await waitForRun(store, runId, processes, progress).finally(() =>
+      stallProbe.stop(),
+    );
+    const simulatorStalls = await stallProbe.stop();
     const usage = processes.map(usageOf);
     const redisCpuMs = (processUsage(redisServer.pid)?.cpuMs ?? NaN) - redisCpuAtStart;
     const platform = await platformFigures(options.baseUrl, since);
@@ -170,7 +177,12 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     // What an operator pays for the night afterwards, measured after every figure above (the
     // export and the API requests cost paw's processes and Redis CPU of their own).
     progress.line(`paw: exporting the run's items (paw outcomes --run ${runId} --export jsonl)`);
-    const exported = await measureExport({ entry, environment, runId, dir: options.dir });
+    const exported = await measureExport({
+      entry,
+      environment,
+      filters: ['--run', runId],
+      dir: options.dir,
+    });
     progress.line(
       `paw: exported ${exported.rows} items (${exported.megabytes.toFixed(1)} MB) in ${exported.seconds.toFixed(1)} s`,
     );
@@ -212,6 +224,9 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
         cpuMsPerSnapshot: cpuMs / triggered,
         idleCpuMsPerSecond,
         peakRssMb: Math.max(...usage.map((one) => one.peakRssMb)),
+        peakRssMbByProcess: Object.fromEntries(
+          processes.map((paw, index) => [paw.name, usage[index]?.peakRssMb ?? NaN]),
+        ),
         processes: processes.length,
         redisMb: redisMemory.usedMb,
         redisPeakMb: redisMemory.peakMb,
@@ -227,6 +242,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
           [...commands].map(([name, calls]) => [name, Math.round((calls / triggered) * 100) / 100]),
         ),
         lowerBoundRatio: makespanSeconds / bound.seconds,
+        simulatorStalls,
         ...(triggerSeconds === undefined ? {} : { triggerSeconds }),
         export: exported,
         dashboard,
@@ -254,7 +270,7 @@ function definitionYaml(clusterIds: readonly string[]): string {
   ].join('\n');
 }
 
-interface PawProcess {
+export interface PawProcess {
   readonly name: string;
   readonly child: ChildProcess;
   readonly ready: Promise<void>;
@@ -264,16 +280,14 @@ interface PawProcess {
   stop(): Promise<void>;
 }
 
-function startPaw(
-  args: string[],
-  environment: NodeJS.ProcessEnv,
+export function startPaw(
+  entry: readonly string[],
+  args: readonly string[],
+  environment: Readonly<Record<string, string>>,
   name: string,
   logFile: string | undefined,
 ): PawProcess {
-  const child = spawn(process.execPath, args, {
-    env: environment,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnPaw(args, { cwd: process.cwd(), env: environment, entry, stdout: false });
   // paw logs to standard error: kept whole in the file, its tail here.
   const log = logFile === undefined ? undefined : createWriteStream(logFile);
   let tail = '';
@@ -317,7 +331,7 @@ function cpuBetween(before: readonly ProcessUsage[], after: readonly ProcessUsag
   return after.reduce((sum, now, index) => sum + now.cpuMs - (before[index]?.cpuMs ?? 0), 0);
 }
 
-function usageOf(paw: PawProcess): ProcessUsage {
+export function usageOf(paw: PawProcess): ProcessUsage {
   const usage = paw.child.pid === undefined ? undefined : processUsage(paw.child.pid);
   if (usage === undefined)
     throw new ContenderCrashedError(`${paw.name} is gone:\n${paw.stderrTail()}`);
@@ -327,16 +341,17 @@ function usageOf(paw: PawProcess): ProcessUsage {
 /** `paw run <id> --json`: fires the definition now; returns the run id. */
 async function firePawRun(
   entry: readonly string[],
-  environment: NodeJS.ProcessEnv,
+  environment: Readonly<Record<string, string>>,
 ): Promise<string> {
-  const child = spawn(process.execPath, [...entry, 'run', DEFINITION_ID, '--json'], {
+  const child = spawnPaw(['run', DEFINITION_ID, '--json'], {
+    cwd: process.cwd(),
     env: environment,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    entry,
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0)
     throw new ContenderCrashedError(`paw run exited with ${String(code)}:\n${stderr}`);
@@ -344,28 +359,35 @@ async function firePawRun(
 }
 
 async function waitForRun(
-  store: OutcomeStore,
+  store: Outcomes,
   runId: string,
   processes: readonly PawProcess[],
   progress: Progress,
 ): Promise<RunRecord & { createdAt: string }> {
   let lastReport = 0;
-  for (;;) {
-    const dead = processes.find((paw) => paw.exited());
-    if (dead !== undefined)
-      throw new ContenderCrashedError(`${dead.name} exited during the run:\n${dead.stderrTail()}`);
-    const run = await store.getRun(runId);
-    if (run !== undefined && !isActiveStatus(run.status)) return run;
-    if (Date.now() - lastReport >= 5_000 && run !== undefined) {
-      lastReport = Date.now();
-      const { counts } = run;
-      const ended = counts.succeeded + counts.failed + counts.canceled + counts.timedOut;
-      progress.line(
-        `paw: ${run.status}, ${ended}/${counts.total} ended (${counts.running} running, ${counts.queued} queued)`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  // No deadline: a contender either ends its night or crashes (and that is reported).
+  return eventually(
+    `run ${runId} to end`,
+    async () => {
+      const dead = processes.find((paw) => paw.exited());
+      if (dead !== undefined)
+        throw new ContenderCrashedError(
+          `${dead.name} exited during the run:\n${dead.stderrTail()}`,
+        );
+      const run = await store.runs.get(runId);
+      if (run !== undefined && !isActiveStatus(run.status)) return run;
+      if (Date.now() - lastReport >= 5_000 && run !== undefined) {
+        lastReport = Date.now();
+        const { counts } = run;
+        const ended = counts.succeeded + counts.failed + counts.canceled + counts.timedOut;
+        progress.line(
+          `paw: ${run.status}, ${ended}/${counts.total} ended (${counts.running} running, ${counts.queued} queued)`,
+        );
+      }
+      return undefined;
+    },
+    { timeoutMs: Infinity, intervalMs: 250 },
+  );
 }
 
 /** Redis's `used_memory` now and `used_memory_peak` (since it started), MB. */

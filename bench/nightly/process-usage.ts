@@ -11,6 +11,8 @@ import { readFileSync } from 'node:fs';
 export interface ProcessUsage {
   readonly cpuMs: number;
   readonly peakRssMb: number;
+  /** The resident set now (`VmRSS`), MB: what a long-lived process holds between nights. */
+  readonly rssMb: number;
   /**
    * Read and write system calls so far (`syscr`, `syscw` of /proc/<pid>/io): every socket read
    * and write among them. Unlike CPU time they do not depend on what else the machine is doing,
@@ -43,10 +45,12 @@ export function processUsage(pid: number): ProcessUsage | undefined {
     const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const peakKb = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN);
+    const rssKb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN);
     const io = readFileSync(`/proc/${pid}/io`, 'utf8');
     return {
       cpuMs: (ticks * 1000) / clockTicksPerSecond(),
       peakRssMb: peakKb / 1024,
+      rssMb: rssKb / 1024,
       readCalls: Number(/^syscr: (\d+)/m.exec(io)?.[1] ?? NaN),
       writeCalls: Number(/^syscw: (\d+)/m.exec(io)?.[1] ?? NaN),
     };

@@ -1,21 +1,21 @@
 import type { JobKind } from '../../src/definitions/job-definition.js';
 import { parseRunJobData } from '../../src/queue/run-job.js';
-import type { ProcessorFactory } from '../../src/worker/processor-registry.js';
+import type { ProcessorFactory } from '../../src/job-kinds/processor-registry.js';
 
 /**
  * A processor that does nothing but what paw does around every run: validate the job data,
  * start the run in the outcome store and finish it. For the queue benchmark only: it is handed
  * to `startWorkerService` through its `factories` option and never registered as a kind paw
- * ships (src/worker/processor-registry.ts is untouched).
+ * ships (src/job-kinds/processor-registry.ts is untouched).
  */
 export function noopProcessorFactory(kind: JobKind): ProcessorFactory {
-  return ({ outcomes: { store } }) => ({
+  return ({ outcomes: { runs } }) => ({
     kind,
     async process(job) {
       const data = parseRunJobData(job.data);
-      const { started } = await store.startRun(data.runId, { recordWithNextWrite: true });
+      const { started } = await runs.start(data.runId, { recordWithNextWrite: true });
       if (!started) return;
-      await store.finishRun(data.runId, { status: 'succeeded' });
+      await runs.finish(data.runId, { status: 'succeeded' });
     },
   });
 }

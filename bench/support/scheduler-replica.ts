@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../../test/testkit/eventually.js';
+import { PAW_BIN, spawnPaw } from '../../test/testkit/paw-process.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PAW_BIN = fileURLToPath(new URL('../../bin/paw.js', import.meta.url));
 
 /** One `paw scheduler` child process, its standard error (status lines and JSON logs) collected. */
 export class SchedulerReplica {
@@ -17,15 +18,11 @@ export class SchedulerReplica {
     /** Options for node itself (`--cpu-prof`: the profile is written when it exits). */
     nodeOptions: readonly string[] = [],
   ) {
-    const base: NodeJS.ProcessEnv = {};
-    // The bench's own PAW_* variables must not leak into the replicas' settings.
-    for (const [key, value] of Object.entries(process.env)) {
-      if (!key.startsWith('PAW_')) base[key] = value;
-    }
-    this.child = spawn(process.execPath, [...nodeOptions, PAW_BIN, 'scheduler'], {
+    this.child = spawnPaw(['scheduler'], {
       cwd: REPO_ROOT,
-      env: { ...base, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env,
+      entry: [...nodeOptions, PAW_BIN],
+      stdout: false,
     });
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     this.exited = new Promise((resolve) => {
@@ -46,14 +43,15 @@ export class SchedulerReplica {
 
   /** Waits for the `paw scheduler: ready` status line; throws with its output if it exits first. */
   async ready(timeoutMs: number): Promise<void> {
-    const started = Date.now();
-    while (!/^paw scheduler: ready/m.test(this.stderr)) {
-      if (this.ended) throw new Error(`${this.name} exited during start-up:\n${this.stderr}`);
-      if (Date.now() - started > timeoutMs) {
-        throw new Error(`${this.name} was not ready after ${timeoutMs} ms:\n${this.stderr}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(
+      `${this.name} to be ready`,
+      () => {
+        if (/^paw scheduler: ready/m.test(this.stderr)) return true;
+        if (this.ended) throw new Error(`${this.name} exited during start-up:\n${this.stderr}`);
+        return false;
+      },
+      { timeoutMs, intervalMs: 100, detail: () => this.stderr },
+    );
   }
 
   /** The JSON log records it printed. */

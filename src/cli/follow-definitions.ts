@@ -1,9 +1,9 @@
-import { startDefinitionsReloader } from '../app/definitions-reloader.js';
+import { startDefinitionsReloader } from './services/definitions-reloader.js';
 import type { Settings } from '../config/settings-schema.js';
 import type { DefinitionSet } from '../definitions/definition-set.js';
 import { checkOptionsFrom } from '../definitions/load-definitions.js';
-import type { Shutdown } from '../lifecycle/shutdown.js';
-import type { Logger } from '../log/logger.js';
+import type { Shutdown } from '../shared/shutdown.js';
+import type { Logger } from '../shared/logger.js';
 import type { PawMetrics } from '../ops/metrics/paw-metrics.js';
 
 /**

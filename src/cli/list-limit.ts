@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Paginated } from '../platform/pagination/paginated.js';
 import { positiveInteger } from './option-parsers.js';
-import type { Output } from '../terminal/output.js';
+import type { Output } from './output/output.js';
+import { formatTable, type Column } from './output/table.js';
 
 export interface ListLimitOptions {
   readonly limit?: number;
@@ -21,7 +22,7 @@ export function withListLimit(command: Command): Command {
  * Collects a list up to the limit, and tells the human (on standard error) when there are more
  * than it shows.
  */
-export async function collectList<T>(
+async function collectList<T>(
   list: Paginated<T>,
   options: ListLimitOptions,
   output: Output,
@@ -51,4 +52,15 @@ export async function collectList<T>(
     );
   }
   return items;
+}
+
+/** Prints a list as {@link collectList} collects it: a table of `columns`, or JSON. */
+export async function printList<T>(
+  list: Paginated<T>,
+  columns: readonly Column<T>[],
+  options: ListLimitOptions,
+  output: Output,
+): Promise<void> {
+  const items = await collectList(list, options, output);
+  output.result(items, () => formatTable(columns, items));
 }

@@ -1,8 +1,8 @@
 import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { ExitCode } from './exit-codes.js';
-import { isUsageError } from '../errors/usage-error.js';
-import { printable } from '../terminal/printable.js';
+import { isUsageError } from '../shared/usage-error.js';
+import { printable } from './output/printable.js';
 
 /**
  * The `paw` command. Every failure ends here: usage and configuration errors exit 2, everything

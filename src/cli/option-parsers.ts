@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { DURATION_EXAMPLES, parseDuration } from '../time/duration.js';
+import { DURATION_EXAMPLES, parseDuration } from '../shared/duration.js';
 
 /**
  * Commander option parsers. Each throws commander's InvalidArgumentError, which commander turns

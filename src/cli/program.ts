@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { PAW_VERSION } from '../version/paw-version.js';
+import { PAW_VERSION } from '../shared/paw-version.js';
 
 /**
  * Every command, in the order `paw --help` lists them. Each lives in its own file under
@@ -52,6 +52,10 @@ const COMMANDS: readonly { name: string; load: () => Promise<Command> }[] = [
     load: async () => (await import('./commands/backfill.js')).backfillCommand(),
   },
   { name: 'runs', load: async () => (await import('./commands/runs.js')).runsCommand() },
+  {
+    name: 'coverage',
+    load: async () => (await import('./commands/coverage.js')).coverageCommand(),
+  },
   {
     name: 'outcomes',
     load: async () => (await import('./commands/outcomes.js')).outcomesCommand(),

@@ -5,7 +5,7 @@ import {
   COMMAND_CONNECT_MS,
   connectRedis,
   createRedisConnection,
-} from '../queue/redis-connection.js';
+} from '../redis/redis-connection.js';
 
 /**
  * Runs `work` with a connection for a one-shot command, which fails within seconds if Redis is

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { loadSettings, type LoadedSettings } from '../config/load-settings.js';
-import { UsageError } from '../errors/usage-error.js';
-import { createLogger, type Logger } from '../log/logger.js';
+import { UsageError } from '../shared/usage-error.js';
+import { createLogger, type Logger } from '../shared/logger.js';
 import { InvalidRequestError } from '../platform/http/platform-errors.js';
-import { PLATFORM_APIS, type PlatformApiKind } from '../platform-defaults/platform-apis.js';
+import { PLATFORM_APIS, type PlatformApiKind } from '../platform/defaults/platform-apis.js';
 import { createPlatformClient, type PlatformClient } from '../platform/platform-client.js';
 import { oneOf } from './option-parsers.js';
-import { createOutput, type Output } from '../terminal/output.js';
+import { createOutput, type Output } from './output/output.js';
 
 /** The options every platform command shares. */
 export interface PlatformCommandOptions {

@@ -385,6 +385,12 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     parser: 'boolean',
     description: 'allow plain http:// webhooks beyond loopback addresses',
   },
+  {
+    variable: 'PAW_COVERAGE_REFRESH_INTERVAL_MS',
+    path: ['coverage', 'refreshIntervalMs'],
+    parser: 'integer',
+    description: 'how often paw_coverage_workloads is computed again (ms)',
+  },
   // --- worker processes ---
   {
     variable: 'PAW_WORKER_SHUTDOWN_GRACE_MS',

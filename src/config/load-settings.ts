@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../errors/usage-error.js';
-import { describeIssues, formatPath, readYamlFile } from '../yaml/yaml-file.js';
+import { UsageError } from '../shared/usage-error.js';
+import { describeIssues, formatPath, readYamlFile } from '../shared/yaml-file.js';
 import { ENVIRONMENT_OVERRIDES, parseEnvironmentValue } from './environment-overrides.js';
 import { settingsSchema, type Settings } from './settings-schema.js';
 

@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { PLATFORM_APIS } from '../platform-defaults/platform-apis.js';
-import { REST_RECORD_KINDS } from '../platform-defaults/default-field-aliases.js';
+import { PLATFORM_APIS } from '../platform/defaults/platform-apis.js';
+import { REST_RECORD_KINDS } from '../platform/defaults/default-field-aliases.js';
 import {
   HTTP_METHODS,
   REST_OPERATION_IDS,
   routePlaceholderProblem,
   type RestOperationId,
-} from '../platform-defaults/default-routes.js';
-import { EVENT_TYPE_MEANINGS, JOB_PHASES } from '../platform-defaults/default-vocabulary.js';
+} from '../platform/defaults/default-routes.js';
+import { EVENT_TYPE_MEANINGS, JOB_PHASES } from '../platform/defaults/default-vocabulary.js';
 import { Secret } from './secret.js';
+import { isKnownTimeZone } from '../shared/time-zone.js';
 
 /**
  * Everything paw can be told about how to connect and run, with its default. The YAML file
@@ -160,7 +161,7 @@ const platformWord = z.string().trim().min(1).max(200);
 const phaseWords = z.partialRecord(z.enum(JOB_PHASES), z.array(platformWord)).default({});
 
 /**
- * Words to add to paw's vocabularies (src/platform-defaults/default-vocabulary.ts): what the
+ * Words to add to paw's vocabularies (src/platform/defaults/default-vocabulary.ts): what the
  * platform you run against says where paw's defaults do not know it. A word listed here takes
  * the meaning given here.
  */
@@ -481,6 +482,33 @@ const notificationsSettings = z
     path: ['backoffMaxMs'],
   });
 
+// --- protection coverage (docs/operations.md, "Protection coverage") ---
+
+const coverageSettings = z.strictObject({
+  /**
+   * How often `paw_coverage_workloads` is computed again (besides after each snapshot run's end):
+   * once per interval across replicas, by whichever takes its turn first.
+   */
+  refreshIntervalMs: z.number().int().min(10_000).max(86_400_000).default(300_000),
+  digest: z
+    .strictObject({
+      /** A morning message per snapshot definition with `notify.webhook`: counts, failing, stale. */
+      enabled: z.boolean().default(true),
+      /** When it is sent each day, on the wall clock of `timezone` (HH:MM, 24 h). */
+      at: z
+        .string()
+        .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'a time of day such as 07:30')
+        .default('07:00'),
+      timezone: z
+        .string()
+        .refine(isKnownTimeZone, 'an IANA time zone such as Europe/Berlin, or UTC')
+        .default('UTC'),
+      /** Failing and stale workloads listed (the rest are counted). */
+      maxListed: z.number().int().min(0).max(500).default(20),
+    })
+    .default({ enabled: true, at: '07:00', timezone: 'UTC', maxListed: 20 }),
+});
+
 // --- worker processes (docs/worker.md) ---
 
 const snapshotPollSettings = z
@@ -541,7 +569,7 @@ const crashPointPattern = /^[a-z0-9-]+(\.[a-z0-9-]+)*(@[1-9][0-9]*)?$/;
 const debugSettings = z.strictObject({
   /**
    * Crash points at which this process kills itself with SIGKILL, to prove that a crash there
-   * loses nothing (see src/lifecycle/crash-points.ts). Never set in production.
+   * loses nothing (see src/shared/crash-points.ts). Never set in production.
    */
   crashAt: z
     .array(
@@ -563,6 +591,7 @@ export const settingsSchema = z.strictObject({
   scheduler: schedulerSettings.default(schedulerSettings.parse({})),
   queues: queuesSettings.default(queuesSettings.parse({})),
   notifications: notificationsSettings.default(notificationsSettings.parse({})),
+  coverage: coverageSettings.default(coverageSettings.parse({})),
   worker: workerSettings.default(workerSettings.parse({})),
   debug: debugSettings.default(debugSettings.parse({})),
 });

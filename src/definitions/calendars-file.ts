@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { isUsageError } from '../errors/usage-error.js';
-import { formatPath, readYamlFile } from '../yaml/yaml-file.js';
+import { isUsageError } from '../shared/usage-error.js';
+import { formatPath, readYamlFile } from '../shared/yaml-file.js';
 import type { DefinitionProblem } from './definition-problem.js';
 import { describeDefinitionIssue } from './describe-definition-issue.js';
 import { CALENDAR_NAME_PATTERN, skipDaysSchema } from './schedule-schema.js';

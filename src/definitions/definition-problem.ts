@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { UsageError } from '../errors/usage-error.js';
+import { UsageError } from '../shared/usage-error.js';
 
 /** One thing wrong with a job definition, located precisely enough to fix it. */
 export interface DefinitionProblem {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { closestMatch } from '../text/closest-match.js';
-import { formatPath } from '../yaml/yaml-file.js';
+import { closestMatch } from '../shared/closest-match.js';
+import { formatPath } from '../shared/yaml-file.js';
 
 /** A zod issue turned into words: what is wrong at which path, and how to fix it. */
 export interface DescribedIssue {

@@ -1,8 +1,8 @@
 import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { isUsageError, UsageError } from '../errors/usage-error.js';
-import { closestMatch } from '../text/closest-match.js';
-import { formatPath, readYamlFile, type YamlDocument } from '../yaml/yaml-file.js';
+import { isUsageError, UsageError } from '../shared/usage-error.js';
+import { closestMatch } from '../shared/closest-match.js';
+import { formatPath, readYamlFile, type YamlDocument } from '../shared/yaml-file.js';
 import { describeDefinitionIssue } from './describe-definition-issue.js';
 import {
   InvalidDefinitionsError,

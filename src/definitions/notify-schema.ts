@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { internalAddressKind } from '../net/internal-address.js';
+import { internalAddressKind } from '../shared/internal-address.js';
 import { onlyWithoutProblems } from './refinement-options.js';
 
 /** Run statuses that count as a failure for `notify.webhook.on: failure`. */

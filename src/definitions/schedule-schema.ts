@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { evenWithOtherProblems, problem } from './refinement-options.js';
-import { DURATION_EXAMPLES, parseDuration, formatDuration } from '../time/duration.js';
-import { isKnownTimeZone, suggestTimeZone } from '../time/time-zone.js';
-import { CronSyntaxError, parseCron } from '../cron/cron-expression.js';
-import { CronSchedule } from '../cron/cron-schedule.js';
-import { parseSkipDays } from '../cron/skip-days.js';
+import { DURATION_EXAMPLES, parseDuration, formatDuration } from '../shared/duration.js';
+import { isKnownTimeZone, suggestTimeZone } from '../shared/time-zone.js';
+import { CronSyntaxError, parseCron } from './schedule/cron-expression.js';
+import { CronSchedule } from './schedule/cron-schedule.js';
+import { parseSkipDays } from './schedule/skip-days.js';
 
 /** A duration written as text (`2h`, `90s`, `1h30m`); kept as text so a parsed value re-validates. */
 export const durationSchema = z

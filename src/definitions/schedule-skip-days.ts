@@ -1,4 +1,4 @@
-import { SkipDays, type SkipCalendar } from '../cron/skip-days.js';
+import { SkipDays, type SkipCalendar } from './schedule/skip-days.js';
 import type { ScheduleFields } from './schedule-schema.js';
 
 const cache = new WeakMap<ScheduleFields, SkipDays>();

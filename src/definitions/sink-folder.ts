@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../errors/usage-error.js';
-import { folderExposure } from '../fs/private-folder.js';
-import { throughLinks } from '../fs/write-private-file.js';
+import { UsageError } from '../shared/usage-error.js';
+import { folderExposure } from '../shared/private-folder.js';
+import { throughLinks } from '../shared/write-private-file.js';
 
 /** What is wrong with a folder a rotation writes in, and the fix. */
 export interface SinkFolderProblem {

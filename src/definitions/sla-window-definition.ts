@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commonShape, nonEmptyStringList } from './common-fields.js';
 import { evenWithOtherProblems } from './refinement-options.js';
 import { checkSchedule, durationSchema, scheduleShape } from './schedule-schema.js';
-import { formatDuration, parseDuration } from '../time/duration.js';
+import { formatDuration, parseDuration } from '../shared/duration.js';
 
 /** The SLA Domains a window pauses, by id and/or name, optionally on some clusters only. */
 const slaDomainsSchema = z

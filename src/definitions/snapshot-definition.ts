@@ -3,7 +3,7 @@ import { MAX_NAME_PATTERN_LENGTH } from './name-pattern.js';
 import { commonShape, nonEmptyString, nonEmptyStringList } from './common-fields.js';
 import { evenWithOtherProblems, onlyWithoutProblems, problem } from './refinement-options.js';
 import { durationSchema, scheduleSchema } from './schedule-schema.js';
-import { parseDuration } from '../time/duration.js';
+import { parseDuration } from '../shared/duration.js';
 
 /** One name pattern, bounded so that a definition cannot make matching expensive. */
 const namePattern = nonEmptyString.max(

@@ -1,5 +1,5 @@
-import { CronSchedule } from '../cron/cron-schedule.js';
-import { describeSkipEntry } from '../cron/skip-days.js';
+import { CronSchedule } from './schedule/cron-schedule.js';
+import { describeSkipEntry } from './schedule/skip-days.js';
 import type { ScheduleFields } from './schedule-schema.js';
 import { skipDaysOf } from './schedule-skip-days.js';
 

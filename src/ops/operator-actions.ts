@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { OpsUser } from './auth/ops-access.js';
 
 /** Operator actions kept (a capped Redis stream): who changed what through the ops server. */

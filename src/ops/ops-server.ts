@@ -3,12 +3,12 @@ import type { Settings } from '../config/settings-schema.js';
 import { formatProblem } from '../definitions/definition-problem.js';
 import { DefinitionSet } from '../definitions/definition-set.js';
 import { JOB_KINDS, type JobDefinition } from '../definitions/job-definition.js';
-import { UsageError } from '../errors/usage-error.js';
-import type { Logger } from '../log/logger.js';
+import { UsageError } from '../shared/usage-error.js';
+import type { Logger } from '../shared/logger.js';
 import { Outcomes } from '../outcomes/outcomes.js';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/outcome-status.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import { connectRedis, createRedisConnection } from '../queue/redis-connection.js';
+import { connectRedis, createRedisConnection } from '../redis/redis-connection.js';
 import { RunQueues } from '../queue/run-queues.js';
 import { DASHBOARD_CSS, DASHBOARD_JS } from './dashboard/dashboard-assets.js';
 import { RunItemsReader } from './dashboard/run-items-reader.js';
@@ -27,13 +27,14 @@ import {
 } from './dashboard/dashboard-page.js';
 import { checkReadiness } from './health/readiness.js';
 import type { PawMetrics } from './metrics/paw-metrics.js';
-import { createNotifyQueue } from './notify/notification-queue.js';
+import { createNotifyQueue } from '../queue/notifications/notification-queue.js';
 import { OpsAccess } from './auth/ops-access.js';
 import { SchedulePauses } from '../scheduler/schedule-pauses.js';
 import { OperatorActions } from './operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
 import { RateLimitRecord } from './rate-limit-record.js';
 import { registerRetryRoute } from './retry-route.js';
+import { registerCoverageRoute } from './coverage-route.js';
 import { opsServerLimits } from './server-limits.js';
 
 export interface OpsServerOptions {
@@ -85,6 +86,9 @@ const PAGE_HEADERS = {
  * - `/`: the dashboard (definitions with their last runs as a strip, recent runs with their
  *   problem items and pictures, queues), refreshing itself; `/api/dashboard`, `/api/runs`,
  *   `/api/runs/:runId`, `/api/definitions`, `/api/queues`, `/api/actions` as JSON;
+ * - `/api/coverage`: each snapshot definition's workloads and whether they are protected
+ *   (`paw coverage --json`); `/coverage`, the same with each workload's last 14 runs as marks;
+ *   `/api/items?target=`, a workload's items (coverage-route.ts);
  * - `POST /api/runs/:runId/retry`: the dashboard's retry (`paw retry`), in write mode only;
  * - `/queues`: bull-board, read-only unless `http.queuesReadOnly` is false.
  *
@@ -308,7 +312,7 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   app.get<{ Params: { runId: string }; Querystring: { items?: string } }>(
     '/api/runs/:runId',
     async (request, reply) => {
-      const run = await context.outcomes.store.getRun(request.params.runId);
+      const run = await context.outcomes.runs.get(request.params.runId);
       if (run === undefined) return reply.code(404).send({ error: 'no such run' });
       const itemsPerRun = Number(request.query.items ?? '100');
       return loadRunView(
@@ -319,6 +323,15 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
       );
     },
   );
+  registerCoverageRoute(app, {
+    coverage: context.outcomes.coverage,
+    platform: context.platform,
+    definitions: () => definitionSet?.current(),
+    queries,
+    items,
+    page,
+    sendHtml: (reply, body) => sendPage(reply, 'text/html; charset=utf-8', body),
+  });
   registerRetryRoute(app, {
     outcomes: context.outcomes,
     redis: context.redis,

@@ -1,9 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { Settings } from '../config/settings-schema.js';
-import type { Shutdown } from '../lifecycle/shutdown.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { PlatformObserver } from '../platform/platform-observer.js';
-import { openShutdownConnection } from '../queue/redis-connection.js';
+import { openSubsystemConnection, type ProcessParts } from '../redis/redis-connection.js';
 
 const SECOND_MS = 1000;
 const HOUR_MS = 3_600_000;
@@ -90,18 +88,14 @@ export class RateLimitRecord {
  * The record of 429s for a worker process: its own Redis connection, registered with the
  * shutdown. Open it before the workers, so it closes after them.
  */
-export async function openRateLimitRecord(options: {
-  readonly settings: Settings;
-  readonly logger: Logger;
-  readonly shutdown: Shutdown;
-}): Promise<RateLimitRecord> {
-  const { settings, shutdown } = options;
-  const logger = options.logger.child({ subsystem: 'rate-limit-record' });
-  const redis = await openShutdownConnection(settings.redis, 'service', {
-    name: '429 record',
-    logger,
-    shutdown,
-  });
+export async function openRateLimitRecord(options: ProcessParts): Promise<RateLimitRecord> {
+  const { settings } = options;
+  const { redis, logger } = await openSubsystemConnection(
+    options,
+    'rate-limit-record',
+    'service',
+    '429 record',
+  );
   return new RateLimitRecord(
     redis,
     settings.redis.prefix,

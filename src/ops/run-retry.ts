@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import type { SnapshotDefinition } from '../definitions/snapshot-definition.js';
-import { UsageError } from '../errors/usage-error.js';
-import { silentLogger } from '../log/logger.js';
+import { UsageError } from '../shared/usage-error.js';
+import { silentLogger } from '../shared/logger.js';
 import type { Outcomes } from '../outcomes/outcomes.js';
 import { isActiveStatus, type ItemStatus } from '../outcomes/outcome-status.js';
 import { runIdFor } from '../queue/run-id.js';
@@ -116,7 +116,7 @@ export class RunRetry {
     statuses: readonly ItemStatus[],
   ): Promise<RetryResult> {
     const { runId } = request;
-    const run = await this.outcomes.store.getRun(runId);
+    const run = await this.outcomes.runs.get(runId);
     if (run === undefined) {
       throw new RetryRefusedError(
         'unknown-run',
@@ -204,7 +204,7 @@ export class RunRetry {
     // again (which BullMQ ignores) to a run still queued.
     const ids = workloads ?? (await this.workloadsOf(retryOf, statuses));
     const narrowed: SnapshotDefinition = { ...definition, targets: { ids: [...ids] } };
-    const firer = new RunFirer(this.outcomes.store, new RunProducer(this.queues), silentLogger());
+    const firer = new RunFirer(this.outcomes.runs, new RunProducer(this.queues), silentLogger());
     const why = request.reason === undefined ? '' : `; by ${request.by}: ${request.reason}`;
     const fired = await firer.fire(narrowed, new Date(claim.fireMs), 'manual', {
       ignoreOverlap: true,

@@ -1,6 +1,6 @@
 import type { SchedulerOptions } from '../scheduler/scheduler.js';
 import type { PawMetrics } from './metrics/paw-metrics.js';
-import type { NotificationProducer } from './notify/notification-queue.js';
+import type { NotificationProducer } from '../queue/notifications/notification-queue.js';
 
 /**
  * The scheduler's `onFire` in paw's processes: counts each fire, and reports a fire recorded as

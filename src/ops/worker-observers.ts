@@ -1,8 +1,8 @@
 import type { OutcomeObserver } from '../outcomes/outcome-observer.js';
 import type { PlatformObserver } from '../platform/platform-observer.js';
-import type { WorkerObservers } from '../worker/worker-service.js';
+import type { WorkerObservers } from '../queue/workers/job-observer.js';
 import type { PawMetrics } from './metrics/paw-metrics.js';
-import type { NotificationProducer } from './notify/notification-queue.js';
+import type { NotificationProducer } from '../queue/notifications/notification-queue.js';
 import type { RateLimitRecord } from './rate-limit-record.js';
 
 /**
@@ -10,7 +10,7 @@ import type { RateLimitRecord } from './rate-limit-record.js';
  * ends, snapshot waits), when a run ends, the notification queue (whether the run's
  * definition wants a summary is decided where the definitions are: in the schedulers), and the
  * platform's 429s to the record the dashboard draws under each run's progress. `outcomes` is
- * the observer of the process's Outcomes (src/app/open-outcomes.ts), the rest its workers'.
+ * the observer of the process's Outcomes (src/cli/services/open-outcomes.ts), the rest its workers'.
  */
 export function workerObservers(
   metrics: PawMetrics,
@@ -21,6 +21,7 @@ export function workerObservers(
   const outcomes: OutcomeObserver = {
     runFinished: (run) => {
       outcomeMetrics.runFinished?.(run);
+      metrics.coverage.runFinished(run);
       // Only a run whose definition asked for notifications costs a notification job.
       if (run.notify) notifications?.runEnded(run.runId);
     },

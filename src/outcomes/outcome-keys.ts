@@ -5,7 +5,7 @@
  * - `run:<runId>` hash: the run's fields and item counters (`count:<status>`, `count:total`)
  * - `runs` and `runs:def:<definitionId>` sorted sets: run ids by fire time (ms)
  * - `active:<definitionId>` sorted set: runs still queued or running (the overlap check)
- * - `items:<runId>` hash: item key → the item as compact JSON
+ * - `items:<runId>` hash: item key → the item as compact JSON (storedPatch in outcome-records.ts)
  * - `items:<runId>:<status>` sets: item keys per final status but `succeeded`
  *   ({@link INDEXED_ITEM_STATUSES}): the items that did not succeed, which retry, notifications
  *   and the dashboard list. `succeeded` is the common case and `queued`/`running` change on every
@@ -15,11 +15,12 @@
  *   item key is the target id (a workload's snapshot: the common case, kept short because there
  *   is one entry per item), else `<runId> <itemKey>`
  * - `target-names` hash: lowercased target name → target id (the latest seen)
- * - `lane-queue:<runId>` sorted set: the items of a run worked in lanes (a snapshot run's, see
- *   docs/worker.md) that no lane has taken yet
- * - `lane:<runId>:<n>` sorted sets: the items a lane has taken, each scored by when it is next
- *   due; an item leaves its lane when it ends. The run's `lanes` field says how many there are
+ * - `coverage:<definitionId>` hash: target id → its latest final outcome in that definition's
+ *   runs (src/outcomes/coverage-index.ts; written by pawRecordCoverage)
  * - `trim-lock`: held by the replica trimming expired records
+ *
+ * A job kind may keep keys of its own for a run under the same base (a snapshot run's lanes:
+ * src/job-kinds/snapshot/lanes/lane-keys.ts); the retention trimmer is told them.
  */
 /** The item statuses with a set of their own per run (see {@link OutcomeKeys}). */
 export const INDEXED_ITEM_STATUSES = ['failed', 'skipped', 'timed-out', 'canceled'] as const;
@@ -55,20 +56,16 @@ export class OutcomeKeys {
     return `${this.base}:items:${runId}:${status}`;
   }
 
-  laneQueue(runId: string): string {
-    return `${this.base}:lane-queue:${runId}`;
-  }
-
-  lane(runId: string, lane: number): string {
-    return `${this.base}:lane:${runId}:${lane}`;
-  }
-
   target(targetId: string): string {
     return `${this.base}:target:${targetId}`;
   }
 
   targetNames(): string {
     return `${this.base}:target-names`;
+  }
+
+  coverage(definitionId: string): string {
+    return `${this.base}:coverage:${definitionId}`;
   }
 
   trimLock(): string {

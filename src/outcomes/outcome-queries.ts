@@ -162,14 +162,22 @@ export class OutcomeQueries {
           run,
         ]),
       );
-      for (const pair of pairs) {
+      const wanted = pairs.flatMap((pair) => {
         const run = runs.get(pair.runId);
-        if (run === undefined) continue;
-        if (query.definitionId !== undefined && run.definitionId !== query.definitionId) continue;
-        if (query.runId !== undefined && run.runId !== query.runId) continue;
-        const json = await this.redis.hget(this.keys.items(pair.runId), pair.itemKey);
-        if (json === null) continue;
-        const item = row(run, pair.itemKey, json);
+        if (run === undefined) return [];
+        if (query.definitionId !== undefined && run.definitionId !== query.definitionId) return [];
+        if (query.runId !== undefined && run.runId !== query.runId) return [];
+        return [{ ...pair, run }];
+      });
+      // One round trip for the page's items (90 nights of history is 90 of them).
+      const reads = this.redis.pipeline();
+      for (const pair of wanted) reads.hget(this.keys.items(pair.runId), pair.itemKey);
+      const replies = (await reads.exec()) ?? [];
+      for (const [index, pair] of wanted.entries()) {
+        const [error, json] = replies[index] ?? [null, null];
+        if (error !== null) throw error;
+        if (typeof json !== 'string') continue;
+        const item = row(pair.run, pair.itemKey, json);
         if (query.statuses !== undefined && !query.statuses.includes(item.status)) continue;
         yield item;
       }

@@ -127,8 +127,135 @@ const STORED_NAMES = {
 
 type StoredName = (typeof STORED_NAMES)[keyof typeof STORED_NAMES];
 
-/** The stored JSON patch of an update: compact names, times as epoch ms, `null` to clear. */
-export function storedPatch(update: ItemUpdate): Record<string, unknown> {
+/**
+ * Compact names of the details the job kinds write (src/job-kinds/snapshot/item-details.ts,
+ * src/job-kinds/sla-window/window-items.ts, src/job-kinds/rotate-secret): a night of 10,000
+ * snapshot items repeats each name 10,000 times. A name not listed is stored as it is, or behind
+ * `~` when it would read as a compact name (see {@link storedDetailName}).
+ */
+const STORED_DETAIL_NAMES: Readonly<Record<string, string>> = {
+  clusterId: 'c',
+  firstTriggerAttemptAt: 'f',
+  triggerAttemptAt: 'a',
+  triggersSent: 'n',
+  triggeredAt: 't',
+  jobIdFrom: 'j',
+  trackedVia: 'v',
+  statusUrl: 'u',
+  onDemandSnapshot: 'o',
+  activityId: 'i',
+  activitySince: 's',
+  platformStatus: 'p',
+  progress: 'g',
+  snapshotId: 'id',
+  retentionSlaDomainId: 'r',
+  readFailures: 'x',
+  slaDomainName: 'sn',
+  clusterName: 'cn',
+};
+
+const DETAIL_NAMES_OF_STORED = new Map(
+  Object.entries(STORED_DETAIL_NAMES).map(([name, stored]) => [stored, name]),
+);
+
+/**
+ * The details that hold a time as ISO 8601: stored as epoch ms (13 digits instead of a
+ * 26-character string) when the string is exactly what `toISOString` writes, so it reads back
+ * the same.
+ */
+const TIME_DETAILS: ReadonlySet<string> = new Set([
+  'firstTriggerAttemptAt',
+  'triggerAttemptAt',
+  'triggeredAt',
+  'activitySince',
+]);
+
+/**
+ * Stands for the item's key inside a stored string: a snapshot's platform job id and its status
+ * link both hold the workload id, which is the item's key. NUL appears in no key, name or link;
+ * a NUL of the value itself is stored doubled.
+ */
+const ITEM_KEY_MARK = '\u0000';
+
+/**
+ * The top-level fields whose strings may hold {@link ITEM_KEY_MARK}. Of the scripts, only the
+ * coverage index reads one (the reason), through `pawUnmarkItemKey` in `lua/includes/storedItem.lua`.
+ */
+const MARKED_FIELDS: ReadonlySet<string> = new Set(['platformJobId', 'errorMessage', 'reason']);
+
+function markItemKey(value: string, itemKey: string): string {
+  return value
+    .split(itemKey)
+    .map((part) => part.replaceAll(ITEM_KEY_MARK, ITEM_KEY_MARK + ITEM_KEY_MARK))
+    .join(ITEM_KEY_MARK);
+}
+
+function unmarkItemKey(value: string, itemKey: string): string {
+  if (!value.includes(ITEM_KEY_MARK)) return value;
+  let result = '';
+  for (let index = 0; index < value.length; index++) {
+    const char = value[index] ?? '';
+    if (char !== ITEM_KEY_MARK) result += char;
+    else if (value[index + 1] === ITEM_KEY_MARK) {
+      result += ITEM_KEY_MARK;
+      index++;
+    } else result += itemKey;
+  }
+  return result;
+}
+
+/** A detail's name as stored: its compact name, or its own (behind `~` if it would read as one). */
+function storedDetailName(name: string): string {
+  const stored = STORED_DETAIL_NAMES[name];
+  if (stored !== undefined) return stored;
+  return DETAIL_NAMES_OF_STORED.has(name) || name.startsWith('~') ? `~${name}` : name;
+}
+
+function storedDetails(
+  details: Readonly<Record<string, string | number | boolean | null>>,
+  itemKey: string,
+): Record<string, string | number | boolean | null> {
+  const stored: Record<string, string | number | boolean | null> = {};
+  for (const [name, value] of Object.entries(details)) {
+    let kept = value;
+    if (typeof value === 'string') {
+      const ms = TIME_DETAILS.has(name) ? Date.parse(value) : NaN;
+      kept =
+        Number.isFinite(ms) && new Date(ms).toISOString() === value
+          ? ms
+          : markItemKey(value, itemKey);
+    }
+    stored[storedDetailName(name)] = kept;
+  }
+  return stored;
+}
+
+function detailsFromStored(
+  stored: Readonly<Record<string, unknown>>,
+  itemKey: string,
+): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  const compact = new Set<string>();
+  for (const [storedName, value] of Object.entries(stored)) {
+    const known = DETAIL_NAMES_OF_STORED.get(storedName);
+    const name = known ?? (storedName.startsWith('~') ? storedName.slice(1) : storedName);
+    // A record written before details had compact names, and merged into since, may hold both
+    // names of a detail: the compact one is the newer.
+    if (known === undefined && compact.has(name)) continue;
+    if (known !== undefined) compact.add(name);
+    if (typeof value === 'number' && TIME_DETAILS.has(name))
+      details[name] = new Date(value).toISOString();
+    else details[name] = typeof value === 'string' ? unmarkItemKey(value, itemKey) : value;
+  }
+  return details;
+}
+
+/**
+ * The stored JSON patch of an update of item `itemKey`: compact names, times as epoch ms, `null`
+ * to clear, a target that is the item's key as `true` (a workload's snapshot: the common case),
+ * the item's key inside other strings as {@link ITEM_KEY_MARK}.
+ */
+export function storedPatch(update: ItemUpdate, itemKey: string): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
   for (const [field, stored] of Object.entries(STORED_NAMES)) {
     if (field === 'updatedAt') continue;
@@ -136,11 +263,29 @@ export function storedPatch(update: ItemUpdate): Record<string, unknown> {
     if (value === undefined) continue;
     if (value === null) patch[stored] = null;
     else if (field === 'startedAt' || field === 'finishedAt') patch[stored] = toMs(value);
-    else if (field === 'errorMessage' && typeof value === 'string')
-      patch[stored] = value.slice(0, MAX_ERROR_MESSAGE_LENGTH);
+    else if (field === 'target' && value === itemKey) patch[stored] = true;
+    else if (field === 'details')
+      patch[stored] = storedDetails(
+        value as Readonly<Record<string, string | number | boolean | null>>,
+        itemKey,
+      );
+    else if (typeof value === 'string' && MARKED_FIELDS.has(field))
+      patch[stored] = markItemKey(
+        field === 'errorMessage' ? value.slice(0, MAX_ERROR_MESSAGE_LENGTH) : value,
+        itemKey,
+      );
     else patch[stored] = value;
   }
   return patch;
+}
+
+/** The target of a stored item (as {@link storedPatch} wrote it), or undefined for none. */
+export function storedTarget(
+  itemKey: string,
+  stored: { readonly tg?: unknown },
+): string | undefined {
+  if (stored.tg === true) return itemKey;
+  return typeof stored.tg === 'string' ? stored.tg : undefined;
 }
 
 /** An item from its stored JSON. */
@@ -152,9 +297,14 @@ export function itemFromStored(runId: string, itemKey: string, json: string): It
     if (value === undefined || value === null) continue;
     if (field === 'startedAt' || field === 'finishedAt' || field === 'updatedAt') {
       item[field] = new Date(Number(value)).toISOString();
-    } else if (field === 'details' && Array.isArray(value)) {
+    } else if (field === 'target') {
+      item[field] = storedTarget(itemKey, stored);
+    } else if (field === 'details') {
       // Lua's cjson writes an emptied table as `{}` or `[]`: both mean no details.
-      continue;
+      if (Array.isArray(value) || typeof value !== 'object') continue;
+      item[field] = detailsFromStored(value as Record<string, unknown>, itemKey);
+    } else if (typeof value === 'string' && MARKED_FIELDS.has(field)) {
+      item[field] = unmarkItemKey(value, itemKey);
     } else {
       item[field] = value;
     }
@@ -205,6 +355,15 @@ export function runFromHash(hash: Record<string, string>): RunRecord | undefined
     ...defined('errorMessage', optional('errorMessage')),
   };
   return record;
+}
+
+/** A run from its fields as a script returns them: HGETALL's flat field/value list. */
+export function runFromFlatHash(flat: readonly string[]): RunRecord | undefined {
+  const hash: Record<string, string> = {};
+  for (let index = 0; index + 1 < flat.length; index += 2) {
+    hash[flat[index] ?? ''] = flat[index + 1] ?? '';
+  }
+  return runFromHash(hash);
 }
 
 function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

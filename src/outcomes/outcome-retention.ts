@@ -1,10 +1,20 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../shared/logger.js';
 import { OutcomeKeys, targetMember } from './outcome-keys.js';
+import { storedTarget } from './outcome-records.js';
 import { ITEM_STATUSES } from './outcome-status.js';
 
 const DAY_MS = 86_400_000;
 const RUNS_PER_BATCH = 50;
+
+/**
+ * The keys a job kind keeps for a run beside its records (a snapshot run's lanes), given the
+ * run's id and fields: deleted with the run.
+ */
+export type RunAttachedKeys = (
+  runId: string,
+  run: Readonly<Record<string, string>>,
+) => readonly string[];
 
 /** What a trim removed. */
 export interface TrimResult {
@@ -20,7 +30,11 @@ export interface TrimResult {
 export async function trimOutcomes(
   redis: Redis,
   prefix: string,
-  options: { readonly now: Date; readonly retentionDays: number },
+  options: {
+    readonly now: Date;
+    readonly retentionDays: number;
+    readonly attachedKeys?: RunAttachedKeys;
+  },
 ): Promise<TrimResult> {
   const keys = new OutcomeKeys(prefix);
   const cutoff = options.now.getTime() - options.retentionDays * DAY_MS;
@@ -38,58 +52,90 @@ export async function trimOutcomes(
     );
     if (runIds.length === 0) break;
     for (const runId of runIds) {
-      items += await deleteRun(redis, keys, runId);
+      items += await deleteRun(redis, keys, runId, options.attachedKeys);
       runs++;
     }
   }
   return { runs, items };
 }
 
-async function deleteRun(redis: Redis, keys: OutcomeKeys, runId: string): Promise<number> {
-  const [definitionId, laneCount] = await redis.hmget(keys.run(runId), 'definitionId', 'lanes');
+/**
+ * Items or index entries one trim command touches at most: Redis runs one command at a time, and
+ * a command over a whole night would hold every other client (the night's workers, the
+ * dashboard) while it runs.
+ */
+export const TRIM_BATCH = 500;
+
+async function deleteRun(
+  redis: Redis,
+  keys: OutcomeKeys,
+  runId: string,
+  attachedKeys: RunAttachedKeys | undefined,
+): Promise<number> {
+  const run = await redis.hgetall(keys.run(runId));
+  const definitionId = run['definitionId'];
   const itemsKey = keys.items(runId);
   const names = new Map<string, string>();
   let items = 0;
+  // Each step reads up to TRIM_BATCH items and removes them from their targets' indexes.
   let cursor = '0';
   do {
-    const [next, flat] = await redis.hscan(itemsKey, cursor, 'COUNT', 1000);
+    const [next, flat] = await redis.hscan(itemsKey, cursor, 'COUNT', TRIM_BATCH);
     cursor = next;
     const pipeline = redis.pipeline();
     for (let index = 0; index + 1 < flat.length; index += 2) {
       items++;
       const itemKey = flat[index] ?? '';
       const stored = JSON.parse(flat[index + 1] ?? '{}') as { tg?: unknown; tn?: unknown };
-      if (typeof stored.tg !== 'string') continue;
-      pipeline.zrem(keys.target(stored.tg), targetMember(runId, itemKey, stored.tg));
-      if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), stored.tg);
+      const target = storedTarget(itemKey, stored);
+      if (target === undefined) continue;
+      pipeline.zrem(keys.target(target), targetMember(runId, itemKey, target));
+      if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), target);
     }
     await pipeline.exec();
   } while (cursor !== '0');
 
   // A name whose target has no records left no longer leads anywhere.
-  for (const [name, targetId] of names) {
-    if ((await redis.exists(keys.target(targetId))) === 0) {
-      const current = await redis.hget(keys.targetNames(), name);
-      if (current === targetId) await redis.hdel(keys.targetNames(), name);
-    }
+  for (const batch of batches([...names])) {
+    const targets = batch.map(([, targetId]) => keys.target(targetId));
+    const exists = redis.pipeline();
+    for (const target of targets) exists.exists(target);
+    const left = (await exists.exec()) ?? [];
+    const orphaned = batch.filter((_, index) => left[index]?.[1] === 0);
+    if (orphaned.length === 0) continue;
+    const current = await redis.hmget(keys.targetNames(), ...orphaned.map(([name]) => name));
+    const gone = orphaned
+      .filter(([, targetId], index) => current[index] === targetId)
+      .map(([name]) => name);
+    if (gone.length > 0) await redis.hdel(keys.targetNames(), ...gone);
   }
 
+  // The run's hash and status sets go with UNLINK: Redis frees a large value on a thread of its
+  // own, so a night's 10,000 entries cost its main thread nothing (a DEL frees them all in one
+  // command; HDELs of 500 at a time cost it more in total, measured: BENCHMARKS.md).
   const transaction = redis.multi();
-  transaction.del(itemsKey, ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)));
-  // A run trimmed before its items ended (a run abandoned mid-way) still has lanes.
-  const lanes = Number(laneCount ?? 0);
-  transaction.del(
-    keys.laneQueue(runId),
-    ...Array.from({ length: lanes }, (_, lane) => keys.lane(runId, lane)),
+  transaction.unlink(
+    itemsKey,
+    ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)),
   );
+  const attached = attachedKeys?.(runId, run) ?? [];
+  if (attached.length > 0) transaction.unlink(...attached);
   transaction.del(keys.run(runId));
   transaction.zrem(keys.runs(), runId);
-  if (definitionId !== null && definitionId !== undefined) {
+  if (definitionId !== undefined) {
     transaction.zrem(keys.runsOf(definitionId), runId);
     transaction.zrem(keys.active(definitionId), runId);
   }
   await transaction.exec();
   return items;
+}
+
+/** `values` in slices of at most {@link TRIM_BATCH}. */
+function batches<T>(values: readonly T[]): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < values.length; start += TRIM_BATCH)
+    slices.push(values.slice(start, start + TRIM_BATCH));
+  return slices;
 }
 
 export interface RetentionTrimmerOptions {
@@ -99,6 +145,8 @@ export interface RetentionTrimmerOptions {
   readonly intervalMs: number;
   readonly logger: Logger;
   readonly clock?: () => Date;
+  /** The keys job kinds keep for a run, deleted with it. */
+  readonly attachedKeys?: RunAttachedKeys;
 }
 
 /**
@@ -150,6 +198,9 @@ export class RetentionTrimmer {
       const result = await trimOutcomes(redis, this.options.prefix, {
         now: (this.options.clock ?? (() => new Date()))(),
         retentionDays: this.options.retentionDays,
+        ...(this.options.attachedKeys === undefined
+          ? {}
+          : { attachedKeys: this.options.attachedKeys }),
       });
       if (result.runs > 0) {
         logger.info(

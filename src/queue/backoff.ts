@@ -1,12 +1,12 @@
 import type { Settings } from '../config/settings-schema.js';
-import { jitteredBackoff } from '../time/backoff.js';
+import { jitteredBackoff } from '../shared/backoff.js';
 
 /** The `backoff.type` of paw's jobs, served by {@link createBackoffStrategy}. */
 export const PAW_BACKOFF_TYPE = 'paw-exponential-jitter';
 
 /**
  * The delay before a job's retry number `attemptsMade` (1 for the first retry): paw's backoff
- * (time/backoff.ts) over `queues.backoff`. An error may ask for a longer wait with a numeric
+ * (shared/backoff.ts) over `queues.backoff`. An error may ask for a longer wait with a numeric
  * `retryAfterMs` property (e.g. the platform rate-limited the call); the longer of the two is
  * used.
  */

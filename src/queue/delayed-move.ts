@@ -1,8 +1,7 @@
 import type { Job } from 'bullmq';
 // BullMQ's own moveToDelayed script (its includes resolved), so that the move composed with
-// outcome records is exactly the one Job.moveToDelayed runs. The file name carries its key count.
+// a step job's records is exactly the one Job.moveToDelayed runs. The file name carries its key count.
 import { moveToDelayed } from 'bullmq/dist/esm/scripts/moveToDelayed-11.js';
-import type { AtomicStep } from '../outcomes/outcome-store.js';
 
 /** The keys BullMQ's moveToDelayed takes, in its order (RedisQueueBackend.moveToDelayedArgs). */
 const KEY_TYPES = [
@@ -39,83 +38,50 @@ const REFUSALS: Readonly<Record<number, string>> = {
 };
 
 /**
- * The job is still this worker's: it exists and its lock holds this worker's token (KEYS[5] is
- * the job's key and ARGV[4] the token, in moveToDelayed's layout; BullMQ keeps the lock at
- * `<job key>:lock`). The job's count of stalls (BullMQ's `stc`) starts again: a step job that
- * records progress is not the poisoned job that count is there to stop, and a lane lives for a
- * whole run, through any number of worker kills.
+ * The Lua a script that includes src/queue/lua/includes/delayedMove.lua (which defines
+ * `pawJobOwned` and `pawMoveToDelayed`; its header says what such a script takes) is given:
+ * BullMQ's moveToDelayed as a function.
  */
-const OWNED_BY_THIS_WORKER = `
-local jobKey = KEYS[5]
-if redis.call('EXISTS', jobKey) ~= 1 then return -1 end
-local lock = redis.call('GET', jobKey .. ':lock')
-if not lock then return -2 end
-if lock ~= ARGV[4] then return -6 end
-redis.call('HDEL', jobKey, 'stc')
-return 0
-`;
+export const DELAYED_MOVE_FRAGMENTS: Readonly<Record<string, string>> = {
+  bullmqMoveToDelayed: `local function bullmqMoveToDelayed()\n${moveToDelayed.content}\nend`,
+};
 
 /**
- * An active step job's part in a write of outcome records (OutcomeStore.recordItems): the
- * records are made only while the job is still this worker's (`token`). With
- * `moveToNextDue`, the job then moves to the delayed set until its lane's earliest item is due
- * (at once while the run's lane queue has items), as `job.moveToDelayed` would (no attempt
- * used); the step's result is 1 when it moved, 0 when it did not (not asked to, or nothing is
- * left in the lane nor in the queue: the job is done). Throw BullMQ's `DelayedError` after a
- * move.
- *
- * With `stayIfDueWithinMs` as well, a job due again within that long stays this worker's
- * instead (result 2: no move, its lock kept) unless another job of the queue waits for a
- * worker's slot or the queue is paused: moving gives them their turn, and with nobody waiting
- * it would only hand the job to whichever worker fetches first, whose JIT has to warm up to it
- * again (docs/worker.md, "A snapshot run").
+ * An active step job's part in a script that records its progress (delayedMove.lua):
+ * the records are made only while the job is still this worker's (`token`), and with
+ * `moveToNextDue`, the job then moves to the delayed set until it is next due, as
+ * `job.moveToDelayed` would (no attempt used). Throw BullMQ's `DelayedError` after a move.
+ */
+export interface OwnedJobStep {
+  /** moveToDelayed's eleven KEYS, in its order. */
+  readonly keys: readonly string[];
+  /**
+   * moveToDelayed's nine ARGV (the delay is the script's to set), then '1' to move the job after
+   * the records ('0' to keep it), then the stay-if-due-within time (ms; '' never).
+   */
+  readonly args: readonly (string | number)[];
+  /** The error for a refusal: the job was not this worker's (BullMQ's code). */
+  readonly refused: (code: number) => Error;
+}
+
+/**
+ * This worker's active step `job` (its lock `token`) as a part of a script that records its
+ * progress: see {@link OwnedJobStep}. With `stayIfDueWithinMs` as well, a job due again within
+ * that long stays this worker's unless another job waits for a slot or the queue is paused
+ * (pawMoveToDelayed in delayedMove.lua).
  */
 export function ownedJobStep(
   job: Job,
   token: string,
   options: { readonly moveToNextDue?: boolean; readonly stayIfDueWithinMs?: number } = {},
-): AtomicStep {
+): OwnedJobStep {
   const jobId = job.id;
   if (jobId === undefined) throw new Error('a job without an id cannot be moved');
   const queue = job.queueQualifiedName;
-  const move = options.moveToNextDue === true;
   return {
-    name: move ? 'bullmq-owned-then-delayed' : 'bullmq-owned',
-    check: OWNED_BY_THIS_WORKER,
-    ...(move
-      ? {
-          then: `
--- The delay (ARGV[5] of moveToDelayed) is the time to the lane's earliest due item, as it is
--- now that the records are made; none while the run's lane queue has items to take.
-local delay = 0
-if redis.call('ZCARD', queueKey) == 0 then
-  local first = redis.call('ZRANGE', laneKey, 0, 0, 'WITHSCORES')
-  if not first[2] then return 0 end
-  delay = math.max(0, math.floor(tonumber(first[2]) - tonumber(ARGV[2])))
-end
-ARGV[5] = tostring(delay)
--- Due again soon (ARGV[10], '' never): stay, unless a job waits for a slot (in the wait list,
--- prioritized, or delayed and due) or the queue is paused.
-if ARGV[10] ~= '' and delay <= tonumber(ARGV[10]) then
-  local dueScore = (tonumber(ARGV[2]) + 1) * 0x1000 - 1
-  if redis.call('LLEN', KEYS[9]) == 0 and redis.call('ZCARD', KEYS[3]) == 0
-    and #redis.call('ZRANGEBYSCORE', KEYS[4], 0, dueScore, 'LIMIT', 0, 1) == 0
-    and redis.call('HEXISTS', KEYS[7], 'paused') == 0 then
-    return 2
-  end
-end
-local function bullmqMoveToDelayed()
-${moveToDelayed.content}
-end
-local moved = bullmqMoveToDelayed()
-if moved < 0 then return moved end
-return 1
-`,
-        }
-      : {}),
     keys: KEY_TYPES.map((type) => (type === undefined ? `${queue}:${jobId}` : `${queue}:${type}`)),
-    // prefix, timestamp, job id, token, delay (set by \`then\`), skip attempt, fields to update,
-    // fetch next, opts (moveToDelayed's nine); then paw's own: stay if due within (ms, '' never)
+    // prefix, timestamp, job id, token, delay (set by the script), skip attempt, fields to
+    // update, fetch next, opts (moveToDelayed's nine); then whether to move, and stay if due within
     args: [
       `${queue}:`,
       Date.now(),
@@ -126,6 +92,7 @@ return 1
       '',
       '0',
       '',
+      options.moveToNextDue === true ? '1' : '0',
       options.stayIfDueWithinMs ?? '',
     ],
     refused: (code) =>

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from '../net/free-port.js';
+import { findFreePort } from '../shared/free-port.js';
 
 /** Options for {@link startPrivateRedisServer}. */
 export interface PrivateRedisServerOptions {

@@ -1,4 +1,4 @@
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../shared/logger.js';
 
 /** Errors are logged at most this often per connection: while Redis refuses, ioredis reports every retry. */
 const REDIS_ERROR_LOG_INTERVAL_MS = 30_000;

@@ -1,7 +1,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { Settings } from '../config/settings-schema.js';
-import { UsageError } from '../errors/usage-error.js';
-import { readCappedFileSync, type FileCap } from '../fs/read-capped-file.js';
+import { UsageError } from '../shared/usage-error.js';
+import { readCappedFileSync, type FileCap } from '../shared/read-capped-file.js';
 
 type RedisSettings = Settings['redis'];
 

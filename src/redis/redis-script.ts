@@ -11,9 +11,14 @@ import type { Redis } from 'ioredis';
 export class RedisScript {
   private readonly sha: string;
 
+  /**
+   * @param numberOfKeys when given, a call with another number of keys is refused before it
+   *   reaches Redis (a script file's name says how many it takes: see luaScript).
+   */
   constructor(
     readonly name: string,
     private readonly lua: string,
+    private readonly numberOfKeys?: number,
   ) {
     this.sha = createHash('sha1').update(lua).digest('hex');
   }
@@ -23,6 +28,11 @@ export class RedisScript {
     keys: readonly (string | Buffer)[],
     args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {
+    if (this.numberOfKeys !== undefined && keys.length !== this.numberOfKeys) {
+      throw new TypeError(
+        `${this.name} takes ${this.numberOfKeys} keys, not ${keys.length}: its call and its script disagree`,
+      );
+    }
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {

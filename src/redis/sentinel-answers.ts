@@ -1,4 +1,4 @@
-import { tcpConnectError } from '../net/connect-error.js';
+import { tcpConnectError } from '../shared/connect-error.js';
 import { redisErrorCause } from './redis-error-log.js';
 
 const UNKNOWN_MASTER = 'answers, but does not know the master name';

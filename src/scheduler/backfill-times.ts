@@ -1,6 +1,6 @@
 import type { JobDefinition } from '../definitions/job-definition.js';
 import { isActiveStatus } from '../outcomes/outcome-status.js';
-import type { OutcomeStore } from '../outcomes/outcome-store.js';
+import type { RunStore } from '../outcomes/run-store.js';
 import type { FireResult, RunFirer } from './run-firer.js';
 
 /**
@@ -25,17 +25,17 @@ export function backfillOverlapOf(definition: JobDefinition): BackfillOverlap {
  * scheduled fire.
  */
 export async function backfillTimes(
-  context: { readonly firer: RunFirer; readonly store: OutcomeStore },
+  context: { readonly firer: RunFirer; readonly runs: RunStore },
   definition: JobDefinition,
   fireTimes: readonly Date[],
   overlap: BackfillOverlap,
   onFired?: (count: number) => void,
 ): Promise<{ fireTime: string; result: FireResult }[]> {
-  const { firer, store } = context;
+  const { firer, runs } = context;
   // The first goes after the run of the definition in progress, if any.
   let after =
     overlap === 'queue' && fireTimes.length > 0
-      ? (await store.activeRunBefore(definition.id, new Date()))?.runId
+      ? (await runs.activeBefore(definition.id, new Date()))?.runId
       : undefined;
   const fired: { fireTime: string; result: FireResult }[] = [];
   for (const fireTime of fireTimes) {

@@ -32,17 +32,24 @@ return {'claimed', ''}
 );
 
 /**
+ * Lua shared by the scripts below: moves definition ARGV[1]'s cursor in the hash KEYS[1] forward
+ * to ARGV[2] (nothing when it is ''), never back.
+ */
+const ADVANCE_CURSOR = `
+if ARGV[2] ~= '' then
+  local cursor = tonumber(redis.call('HGET', KEYS[1], ARGV[1]))
+  if not cursor or cursor < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+end
+`;
+
+/**
  * KEYS: cursors hash, lease. ARGV: definitionId, handledUpToMs ('' for none), owner, leaseMs.
  * Moves the cursor past the fires handled so far (never back) and extends the lease if this
  * replica still holds it. Returns 1 while it holds the lease, 0 once it has lost it.
  */
 const renewScript = new RedisScript(
   'paw-renew-fires',
-  `
-if ARGV[2] ~= '' then
-  local cursor = tonumber(redis.call('HGET', KEYS[1], ARGV[1]))
-  if not cursor or cursor < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-end
+  `${ADVANCE_CURSOR}
 if redis.call('GET', KEYS[2]) ~= ARGV[3] then return 0 end
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return 1
@@ -55,11 +62,7 @@ return 1
  */
 const completeScript = new RedisScript(
   'paw-complete-fires',
-  `
-if ARGV[2] ~= '' then
-  local cursor = tonumber(redis.call('HGET', KEYS[1], ARGV[1]))
-  if not cursor or cursor < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-end
+  `${ADVANCE_CURSOR}
 if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
 return 1
 `,

@@ -1,14 +1,15 @@
 import type { JobDefinition } from '../definitions/job-definition.js';
-import type { Logger } from '../log/logger.js';
-import type { NewRun, OutcomeStore } from '../outcomes/outcome-store.js';
+import type { Logger } from '../shared/logger.js';
+import type { NewRun, RunStore } from '../outcomes/run-store.js';
 import type { OutcomeStatus, RunTrigger } from '../outcomes/outcome-status.js';
-import { formatDuration } from '../time/duration.js';
+import { formatDuration } from '../shared/duration.js';
 import { runIdFor } from '../queue/run-id.js';
-import type { RunJobData } from '../queue/run-job.js';
+import { runJobData, type RunJobData } from '../queue/run-job.js';
 import type { RunProducer } from '../queue/run-producer.js';
-import { describeSkipMatch } from '../cron/skip-days.js';
+import { describeSkipMatch } from '../definitions/schedule/skip-days.js';
 import { skipDaysOf } from '../definitions/schedule-skip-days.js';
 import type { PlannedFire } from './fire-plan.js';
+import { createAndEnqueueRun } from './run-creation.js';
 import { describePause, type SchedulePauses } from './schedule-pauses.js';
 
 /** What a fire came to. */
@@ -41,7 +42,7 @@ export interface FireResult {
  */
 export class RunFirer {
   constructor(
-    private readonly store: OutcomeStore,
+    private readonly runs: RunStore,
     private readonly producer: RunProducer,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
@@ -76,7 +77,7 @@ export class RunFirer {
     // Calendars and pauses stop scheduled fires only: `paw run` is an operator's explicit request.
     const held = trigger === 'manual' ? undefined : await this.heldBack(definition, fireTime);
     if (held !== undefined) {
-      const { created, status } = await this.store.createRun({
+      const { created, status } = await this.runs.create({
         ...base,
         status: 'skipped',
         reason: held.reason,
@@ -88,10 +89,10 @@ export class RunFirer {
     }
 
     if (definition.schedule.overlap === 'skip' && options.ignoreOverlap !== true) {
-      const previous = await this.store.activeRunBefore(definition.id, fireTime);
+      const previous = await this.runs.activeBefore(definition.id, fireTime);
       if (previous !== undefined && previous.runId !== runId) {
         const reason = `the previous run ${previous.runId} is still ${previous.status} (overlap: skip)`;
-        const { created, status } = await this.store.createRun({
+        const { created, status } = await this.runs.create({
           ...base,
           status: 'skipped',
           reason,
@@ -101,8 +102,9 @@ export class RunFirer {
       }
     }
 
-    const enqueued = await this.producer.createAndEnqueueRun(
-      this.store,
+    const enqueued = await createAndEnqueueRun(
+      this.runs,
+      this.producer,
       {
         ...base,
         status: 'queued',
@@ -132,7 +134,7 @@ export class RunFirer {
       (fire.missedBound === 'start-deadline'
         ? `past its start deadline (${definition.schedule.startDeadline ?? '?'})`
         : `outside the catch-up window (${definition.schedule.catchUp})`);
-    const { created, status } = await this.store.createRun({
+    const { created, status } = await this.runs.create({
       runId,
       definitionId: definition.id,
       kind: definition.kind,
@@ -194,16 +196,7 @@ export class RunFirer {
     trigger: RunTrigger,
     after?: string,
   ): RunJobData {
-    return {
-      runId,
-      definitionId: definition.id,
-      kind: definition.kind,
-      fireTime: fireTime.toISOString(),
-      trigger,
-      enqueuedAt: this.clock().toISOString(),
-      ...(after === undefined ? {} : { after }),
-      definition,
-    };
+    return runJobData(definition, { runId, fireTime, trigger, enqueuedAt: this.clock(), after });
   }
 
   private report(result: FireResult, trigger: RunTrigger): FireResult {

@@ -1,12 +1,13 @@
 import type { Settings } from '../config/settings-schema.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
-import type { Shutdown } from '../lifecycle/shutdown.js';
-import type { Logger } from '../log/logger.js';
+import type { Shutdown } from '../shared/shutdown.js';
+import type { Logger } from '../shared/logger.js';
 import { RetentionTrimmer } from '../outcomes/outcome-retention.js';
 import type { Outcomes } from '../outcomes/outcomes.js';
-import { openShutdownConnection } from '../queue/redis-connection.js';
+import { openShutdownConnection } from '../redis/redis-connection.js';
 import { RunProducer } from '../queue/run-producer.js';
 import { RunQueues } from '../queue/run-queues.js';
+import { runAttachedKeys } from '../job-kinds/run-attached-keys.js';
 import { FireCoordinator } from './fire-coordinator.js';
 import { SchedulePauses } from './schedule-pauses.js';
 import { RunFirer } from './run-firer.js';
@@ -57,13 +58,14 @@ export async function startSchedulerService(
     retentionDays: settings.outcomes.retentionDays,
     intervalMs: settings.outcomes.trimIntervalMinutes * 60_000,
     logger,
+    attachedKeys: runAttachedKeys(options.outcomes.keys),
   });
   trimmer.start();
   shutdown.add('outcome trimmer', () => trimmer.stop());
 
   const coordinator = new FireCoordinator(redis, settings.redis.prefix, settings.scheduler.leaseMs);
   const firer = new RunFirer(
-    options.outcomes.store,
+    options.outcomes.runs,
     new RunProducer(queues, logger),
     logger,
     undefined,

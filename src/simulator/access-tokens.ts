@@ -1,7 +1,6 @@
 import type { Principal } from './accounts.js';
 import type { SimulatorClock } from './clock.js';
-import type { IssuedSecrets } from './issued-secrets.js';
-import type { TokenMinter } from './signed-token.js';
+import type { ExpiringTokens } from './expiring-tokens.js';
 
 export interface AccessToken {
   readonly principal: Principal;
@@ -22,9 +21,7 @@ export class AccessTokenStore {
 
   constructor(
     private readonly clock: SimulatorClock,
-    private readonly minter: TokenMinter,
-    private readonly secrets: IssuedSecrets,
-    private readonly lifetimeSeconds: number,
+    private readonly minted: ExpiringTokens,
   ) {}
 
   /** A new bearer token; `expiresIn` is its lifetime in real seconds. */
@@ -33,19 +30,15 @@ export class AccessTokenStore {
     clientId: string,
     kind: 'accessTokens' | 'oauthTokens',
   ): { token: string; expiresIn: number } {
-    const now = this.clock.now();
-    const lifetime = this.clock.reportedLifetime(this.lifetimeSeconds);
-    const expiresAt = now + lifetime.ms;
-    const token = this.minter.mint({
-      subject: clientId,
-      issuedAtMs: now,
-      expiresAtMs: expiresAt,
+    const { token, expiresAt, expiresIn } = this.minted.mint(
+      clientId,
       kind,
-    });
-    this.secrets.record(kind, token);
+      kind,
+      this.clock.now(),
+    );
     this.tokens.set(token, { principal, clientId, expiresAt, revoked: false });
     this.issued++;
-    return { token, expiresIn: lifetime.seconds };
+    return { token, expiresIn };
   }
 
   check(bearer: string): TokenCheck {

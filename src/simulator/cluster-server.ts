@@ -1,13 +1,7 @@
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { Principal } from './accounts.js';
-import { registerBodyParsers } from './body-parsers.js';
 import { isoTime } from './clock.js';
 import { PAT_MINIMUM_VERSION, versionAtLeast } from './cluster-version.js';
 import { describeError } from './error-handler.js';
@@ -16,6 +10,7 @@ import type { SimCluster } from './records.js';
 import { snapshotJobView } from './rest-views.js';
 import { operation, type ZodApp } from './route-config.js';
 import type { SimulatorState } from './simulator-state.js';
+import { createSimulatorApp } from './simulator-app.js';
 
 type ErrorType = 'user_error' | 'permission_error' | 'server_error';
 
@@ -36,14 +31,7 @@ export function buildClusterServer(
   timers: Set<NodeJS.Timeout>,
   logger: Logger,
 ): ZodApp {
-  const app = Fastify({
-    logger: false,
-    forceCloseConnections: true,
-    routerOptions: { maxParamLength: 1000 },
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerBodyParsers(app);
+  const app = createSimulatorApp();
 
   const authenticate = (request: FastifyRequest, reply: FastifyReply): boolean => {
     const token = bearerToken(request.headers.authorization);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from './accounts.js';
 import type { SimulatorClock } from './clock.js';
-import type { IssuedSecrets } from './issued-secrets.js';
-import type { TokenMinter } from './signed-token.js';
+import type { ExpiringTokens } from './expiring-tokens.js';
 
 export interface ClusterSession {
   readonly id: string;
@@ -30,9 +29,7 @@ export class ClusterSessionStore {
 
   constructor(
     private readonly clock: SimulatorClock,
-    private readonly minter: TokenMinter,
-    private readonly secrets: IssuedSecrets,
-    private readonly lifetimeSeconds: number,
+    private readonly minted: ExpiringTokens,
     private readonly cap: number,
   ) {}
 
@@ -49,15 +46,11 @@ export class ClusterSessionStore {
     for (const session of live)
       if (session.deleted || now >= session.expiresAt) live.delete(session);
     if (live.size >= this.cap) return undefined;
-    const expiresAt = now + this.clock.reportedLifetime(this.lifetimeSeconds).ms;
-    const token = this.secrets.record(
+    const { token, expiresAt } = this.minted.mint(
+      clientId,
+      'cluster-session',
       'sessionTokens',
-      this.minter.mint({
-        subject: clientId,
-        issuedAtMs: now,
-        expiresAtMs: expiresAt,
-        kind: 'cluster-session',
-      }),
+      now,
     );
     const session: ClusterSession = {
       id: randomUUID(),

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../shared/logger.js';
 import { RestError, errorEnvelope } from './rest-error.js';
 import type { ZodApp } from './route-config.js';
 import { SimRouteError } from './routes/sim-routes.js';

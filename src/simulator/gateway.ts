@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../shared/logger.js';
 import {
   EXPIRED_TOKEN_BODY,
   INVALID_CREDENTIALS_BODY,

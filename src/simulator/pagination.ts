@@ -15,16 +15,30 @@ export interface Page<T> {
   pageInfo: PageInfo;
 }
 
-export interface PaginateArgs<T> {
-  /** Names the collection inside its cursors, so a cursor of one list is refused by another. */
-  readonly list: string;
-  /** The whole collection in listing order, as a length and an accessor (no copies). */
+/** A list in the order it is paged, as a length and an accessor (no copies). */
+export interface OrderedList<T> {
   readonly length: number;
   readonly at: (index: number) => T;
-  /** The item's sort key; keys are unique and increase (or decrease) along the list. */
+}
+
+/** An array as an {@link OrderedList}, in its own order. */
+export function inArrayOrder<T>(items: readonly T[]): OrderedList<T> {
+  return { length: items.length, at: (index) => items[index] as T };
+}
+
+/** What a collection pages: a list in the order of its keys, and what it keeps of it. */
+export interface PageSource<T> {
+  /** Names the list (and its order) inside its cursors: another list refuses them. */
+  readonly list: string;
+  readonly items: OrderedList<T>;
+  /** Unique sort keys, increasing along `items` (decreasing when `descending`). */
   readonly keyOf: (item: T) => SortKey;
   readonly descending?: boolean;
   readonly filter?: ((item: T) => boolean) | undefined;
+}
+
+/** A page's window of a source: `first` after `after`, or `last` before `before`. */
+export interface PaginateArgs<T> extends PageSource<T> {
   /** At most this many from the start of what lies between `after` and `before`. */
   readonly first?: number | undefined;
   readonly after?: string | undefined;
@@ -46,10 +60,10 @@ export function paginate<T>(args: PaginateArgs<T>): Page<T> {
   /** The first index whose key is above `key` (`strictly`) or not below it. */
   const boundary = (key: SortKey, strictly: boolean): number => {
     let low = 0;
-    let high = args.length;
+    let high = args.items.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      const order = compare(args.keyOf(args.at(middle)), key);
+      const order = compare(args.keyOf(args.items.at(middle)), key);
       if (order < 0 || (strictly && order === 0)) low = middle + 1;
       else high = middle;
     }
@@ -60,7 +74,7 @@ export function paginate<T>(args: PaginateArgs<T>): Page<T> {
   const end = Math.max(
     start,
     args.before === undefined
-      ? args.length
+      ? args.items.length
       : boundary(decodeCursor(args.before, args.list, 'before'), false),
   );
   /** The part of a window of `size` items the page keeps: `first`, then `last` of those. */
@@ -75,11 +89,11 @@ export function paginate<T>(args: PaginateArgs<T>): Page<T> {
   let hasNextPage: boolean;
   let hasPreviousPage: boolean;
   if (args.filter === undefined) {
-    count = args.length;
+    count = args.items.length;
     const { from, to } = pageOf(end - start);
-    for (let index = start + from; index < start + to; index++) nodes.push(args.at(index));
+    for (let index = start + from; index < start + to; index++) nodes.push(args.items.at(index));
     hasPreviousPage = start + from > 0;
-    hasNextPage = start + to < args.length;
+    hasNextPage = start + to < args.items.length;
   } else {
     // Only a backward page needs the whole window; a forward one stops keeping at `first`.
     const keep = args.last === undefined ? (args.first ?? Infinity) : Infinity;
@@ -88,8 +102,8 @@ export function paginate<T>(args: PaginateArgs<T>): Page<T> {
     let before = 0;
     let after = 0;
     count = 0;
-    for (let index = 0; index < args.length; index++) {
-      const item = args.at(index);
+    for (let index = 0; index < args.items.length; index++) {
+      const item = args.items.at(index);
       if (!args.filter(item)) continue;
       count++;
       if (index < start) before++;

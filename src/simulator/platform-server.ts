@@ -1,13 +1,8 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
-import type { Logger } from '../log/logger.js';
-import { registerBodyParsers } from './body-parsers.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from '../shared/logger.js';
 import { installPlatformErrorHandlers } from './error-handler.js';
 import { authenticatePlatformRequest, installTrafficHooks } from './gateway.js';
 import { OPENAPI_DOCUMENT_PATHS, openApiOptions } from './openapi-document.js';
@@ -20,6 +15,7 @@ import { registerSlaDomainRoutes } from './routes/sla-domain-routes.js';
 import { registerTokenRoutes } from './routes/token-routes.js';
 import { registerWorkloadRoutes } from './routes/workload-routes.js';
 import type { SimulatorState } from './simulator-state.js';
+import { createSimulatorApp } from './simulator-app.js';
 
 /**
  * The platform on `{base_url}`: the token endpoint, session deletion, GraphQL, OAuth, the
@@ -30,16 +26,7 @@ export async function buildPlatformServer(
   timers: Set<NodeJS.Timeout>,
   logger: Logger,
 ): Promise<ZodApp> {
-  const app = Fastify({
-    logger: false,
-    // Hung connections (an injected fault) must not keep `close()` waiting.
-    forceCloseConnections: true,
-    // Job ids are ~100 characters, beyond find-my-way's default limit for a path parameter.
-    routerOptions: { maxParamLength: 1000 },
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerBodyParsers(app);
+  const app = createSimulatorApp();
   installTrafficHooks(app, state, {
     authenticate: authenticatePlatformRequest(state),
     timers,

@@ -1,4 +1,5 @@
 import { AccessTokenStore } from './access-tokens.js';
+import { ExpiringTokens } from './expiring-tokens.js';
 import { AccountDirectory } from './accounts.js';
 import { SimulatorClock } from './clock.js';
 import { ClusterSessionStore } from './cluster-sessions.js';
@@ -85,17 +86,12 @@ export class SimulatorState {
     );
     this.jobs = new SnapshotJobEngine(this.clock, options.jobs, random.fork('jobs'), this.events);
     const minter = new TokenMinter(() => this.baseUrl);
-    this.tokens = new AccessTokenStore(
-      this.clock,
-      minter,
-      this.secrets,
-      options.tokenLifetimeSeconds,
-    );
+    const expiring = (lifetimeSeconds: number): ExpiringTokens =>
+      new ExpiringTokens(this.clock, minter, this.secrets, lifetimeSeconds);
+    this.tokens = new AccessTokenStore(this.clock, expiring(options.tokenLifetimeSeconds));
     this.clusterSessions = new ClusterSessionStore(
       this.clock,
-      minter,
-      this.secrets,
-      options.clusterSessionLifetimeSeconds,
+      expiring(options.clusterSessionLifetimeSeconds),
       options.clusterSessionCap,
     );
     this.authorizationCodes = new AuthorizationCodes(this.clock, this.secrets);

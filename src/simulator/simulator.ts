@@ -1,7 +1,7 @@
-import type { Logger } from '../log/logger.js';
-import { silentLogger } from '../log/logger.js';
-import { UsageError } from '../errors/usage-error.js';
-import { describeIssues } from '../yaml/yaml-file.js';
+import type { Logger } from '../shared/logger.js';
+import { silentLogger } from '../shared/logger.js';
+import { UsageError } from '../shared/usage-error.js';
+import { describeIssues } from '../shared/yaml-file.js';
 import { buildClusterServer } from './cluster-server.js';
 import { credentialsFileOf, type CredentialsFile } from './credentials-file.js';
 import { faultsSchema, type FaultsInput } from './fault-rules.js';

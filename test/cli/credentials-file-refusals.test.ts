@@ -2,7 +2,7 @@ import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPaw } from './support/run-paw.js';
+import { runPaw } from '../testkit/paw-process.js';
 
 /** A secret-looking value, to be sure no message repeats what the file holds. */
 const PASTED_SECRET = 'pasted-secret-9f8e7d6c5b4a';

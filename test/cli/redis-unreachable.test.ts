@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../src/net/free-port.js';
-import { startLoneSentinel, type LoneSentinel } from '../support/sentinel-redis.js';
-import { runPaw, type PawResult } from './support/run-paw.js';
+import { findFreePort } from '../../src/shared/free-port.js';
+import { startLoneSentinel, type LoneSentinel } from '../testkit/sentinel-redis.js';
+import { runPaw, type PawResult } from '../testkit/paw-process.js';
 
 /** Longer than any Redis connection of a one-shot command may take: past it, the command hangs. */
 const HANG_MS = 45_000;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/load-settings.js';
-import { UsageError } from '../../src/errors/usage-error.js';
+import { UsageError } from '../../src/shared/usage-error.js';
 
 async function configDirWith(yaml: string | undefined): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'paw-config-'));

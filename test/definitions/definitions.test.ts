@@ -13,8 +13,8 @@ import {
 } from '../../src/definitions/load-definitions.js';
 import { matchesNamePattern } from '../../src/definitions/name-pattern.js';
 import { retentionOf } from '../../src/definitions/snapshot-definition.js';
-import { UsageError } from '../../src/errors/usage-error.js';
-import { jobsFolder } from '../support/definitions.js';
+import { UsageError } from '../../src/shared/usage-error.js';
+import { jobsFolder } from '../testkit/definitions.js';
 
 const snapshot = (extra: string): string =>
   `id: snap\nkind: snapshot\nschedule: { cron: "0 1 * * *", timezone: UTC }\ntargets: { types: [VSPHERE_VM] }\n${extra}`;

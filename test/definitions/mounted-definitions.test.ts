@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../src/definitions/definition-problem.js';
 import { checkDefinitions } from '../../src/definitions/load-definitions.js';
-import { KubeletVolume } from '../support/kubelet-volume.js';
+import { KubeletVolume } from '../testkit/kubelet-volume.js';
 
 const definition = (id: string): string =>
   `id: ${id}\nkind: snapshot\nschedule: { cron: "0 1 * * *" }\ntargets: { types: [VSPHERE_VM] }\nkeepForever: true\n`;

@@ -4,9 +4,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runPaw } from '../support/paw-process.js';
+import { runPaw } from '../testkit/paw-process.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -28,13 +29,16 @@ interface ComposeService {
 describe('Dockerfile and docker-compose.yml', () => {
   // A sibling of dist/ (paw finds package.json one level above its compiled folder).
   const outDir = `.dist-test-${randomUUID().slice(0, 8)}`;
+  const main = `${outDir}/cli/main.js`;
+  // The build the image runs (its build stage's `npm run build`): tsc and the Lua scripts.
+  beforeAll(async () => {
+    await run(process.execPath, ['bin/build.mjs', '--outDir', outDir], { cwd: ROOT });
+  }, 120_000);
   afterAll(async () => {
     await rm(`${ROOT}${outDir}`, { recursive: true, force: true });
   });
 
   it('the build the image runs compiles to a runnable dist/ that reads package.json', async () => {
-    await run('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT });
-    const main = `${outDir}/cli/main.js`;
     const version = await run(process.execPath, [main, '--version'], { cwd: ROOT });
     expect(version.stdout.trim()).toBe(
       (JSON.parse(read('package.json')) as { version: string }).version,
@@ -47,6 +51,27 @@ describe('Dockerfile and docker-compose.yml', () => {
     });
     expect(validate.stdout).toContain('3 definitions valid');
   }, 120_000);
+
+  it('the compiled paw runs a snapshot run to its end, with the Redis scripts the build copied', async () => {
+    // `paw demo` (shortened) runs the scheduler, the workers and the simulator: every run it
+    // fires goes through the outcome records' and the lanes' scripts.
+    const env: NodeJS.ProcessEnv = { PAW_HTTP_PORT: '0', PAW_LOG_LEVEL: 'info' };
+    for (const [name, value] of Object.entries(process.env)) {
+      if (!name.startsWith('PAW_')) env[name] = value;
+    }
+    const demo = await run(
+      process.execPath,
+      [`${ROOT}${main}`, 'demo', '--for', '15s', '--workloads', '200', '--json'],
+      { cwd: tmpdir(), env, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const report = JSON.parse(demo.stdout) as {
+      ok: boolean;
+      runs: { run: { kind: string; status: string }; items: unknown[] }[];
+    };
+    expect(report.ok).toBe(true);
+    const snapshot = report.runs.find(({ run }) => run.kind === 'snapshot');
+    expect(snapshot?.items.length).toBeGreaterThan(100);
+  }, 180_000);
 
   it('the Dockerfile builds in stages, runs dist/ as a non-root user on Node 22 and checks /healthz', () => {
     const dockerfile = read('Dockerfile');

@@ -11,8 +11,8 @@ import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { checkDefinitions } from '../../src/definitions/load-definitions.js';
-import { KubeletVolume } from '../support/kubelet-volume.js';
-import { systemTool } from '../support/system-tool.js';
+import { KubeletVolume } from '../testkit/kubelet-volume.js';
+import { systemTool } from '../testkit/system-tool.js';
 
 const TOOL = systemTool(
   'kubectl',

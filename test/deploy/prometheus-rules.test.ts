@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
-import { systemTool } from '../support/system-tool.js';
+import { systemTool } from '../testkit/system-tool.js';
 
 const TOOL = systemTool(
   'promtool',
@@ -51,7 +51,7 @@ describe.skipIf(!TOOL.available)('Prometheus rules and the Grafana dashboard', (
     const check = await run('promtool', ['check', 'rules', 'deploy/prometheus/paw-rules.yml'], {
       cwd: ROOT,
     });
-    expect(check.stdout).toMatch(/SUCCESS: 12 rules found/);
+    expect(check.stdout).toMatch(/SUCCESS: 14 rules found/);
     const test = await run('promtool', ['test', 'rules', 'deploy/prometheus/paw-rules.test.yml'], {
       cwd: ROOT,
     });

@@ -5,10 +5,10 @@ import type { Socket } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpsServer } from '../../src/ops/ops-server.js';
-import { eventually } from '../support/eventually.js';
-import { captureLogs } from '../support/log-capture.js';
-import { open, slowClient } from './support/slow-client.js';
-import { startTestOpsServer } from './support/test-ops-server.js';
+import { eventually } from '../testkit/eventually.js';
+import { captureLogs } from '../testkit/log-capture.js';
+import { open, slowClient } from './slow-client.js';
+import { startTestOpsServer } from './test-ops-server.js';
 
 const TOKEN = 'ops-token-2f6b9d1e4a8c7035';
 

@@ -1,13 +1,14 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../src/net/free-port.js';
+import { findFreePort } from '../../src/shared/free-port.js';
 import type { ItemRow, RunRecord } from '../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
-import { eventually } from '../support/eventually.js';
-import type { PawProcess } from '../support/paw-process.js';
-import { parsePrometheusText, sumOf } from '../support/prometheus-text.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
-import { WebhookReceiver } from './support/webhook-receiver.js';
+import { LaneQueue } from '../../src/job-kinds/snapshot/lanes/lane-queue.js';
+import { eventually } from '../testkit/eventually.js';
+import type { PawProcess } from '../testkit/paw-process.js';
+import { parsePrometheusText, sumOf } from '../testkit/prometheus-text.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../testkit/worker-kit.js';
+import { WebhookReceiver } from './webhook-receiver.js';
 
 const TOKEN = 'hooks-secret-5d1e7b22';
 
@@ -49,13 +50,14 @@ notify: { webhook: { url: '${receiver.url(`/hooks/${TOKEN}`)}', allowInternalAdd
     paw = kit.paw(['start'], { PAW_HTTP_PORT: String(port), PAW_LOG_LEVEL: 'debug' });
     await paw.waitForStderr(/paw start: ready/, 60_000);
 
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      runs = await kit.queries.listRuns({ definitionId: 'ops-snap' });
-      if (runs.length === 3 && runs.every((run) => !isActiveStatus(run.status))) break;
-      if (Date.now() > deadline) throw new Error(`runs did not end: ${JSON.stringify(runs)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await eventually(
+      'the runs to end',
+      async () => {
+        runs = await kit.queries.listRuns({ definitionId: 'ops-snap' });
+        return runs.length === 3 && runs.every((run) => !isActiveStatus(run.status));
+      },
+      { timeoutMs: 90_000, intervalMs: 200, detail: () => JSON.stringify(runs) },
+    );
     for (const run of runs) items.set(run.runId, await kit.items(run.runId));
     // A run ends in its last lane's write; that lane's job completes (and is counted) after it.
     await eventually('the lane jobs to complete', async () => {
@@ -100,7 +102,8 @@ notify: { webhook: { url: '${receiver.url(`/hooks/${TOKEN}`)}', allowInternalAdd
     ).toBe(3);
     // Each lane of each run (the count its run record holds) completed its job once.
     let lanes = 0;
-    for (const run of runs) lanes += await kit.outcomes.laneCount(run.runId, 0);
+    const laneQueue = new LaneQueue(kit.outcomes.redis, kit.outcomes.keys, kit.outcomes.items);
+    for (const run of runs) lanes += await laneQueue.count(run.runId, 0);
     expect(lanes).toBeGreaterThanOrEqual(3);
     expect(
       sumOf(exposition, 'paw_jobs_total', {

@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_COLUMNS, writeExport } from '../../src/outcomes/outcome-export.js';
 import type { ItemRow } from '../../src/outcomes/outcome-records.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import type { ItemStatus } from '../../src/outcomes/outcome-status.js';
-import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
-import { parseCsv } from '../support/csv.js';
+import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
+import { parseCsv } from '../testkit/csv.js';
 
 let redis: Redis;
 let prefix: string;
-let store: OutcomeStore;
+let store: Outcomes;
 let queries: OutcomeQueries;
 
 const DAY = 86_400_000;
@@ -33,11 +33,11 @@ const runIdOf = (night: number): string => `nightly@2025060${night + 1}T010000Z`
 beforeAll(async () => {
   redis = connectTestRedis();
   prefix = uniquePrefix('queries');
-  store = new OutcomeStore(redis, prefix);
+  store = new Outcomes(redis, prefix);
   queries = new OutcomeQueries(redis, prefix);
   for (let night = 0; night < NIGHTS; night++) {
     const runId = runIdOf(night);
-    await store.createRun({
+    await store.runs.create({
       runId,
       definitionId: 'nightly',
       kind: 'snapshot',
@@ -45,10 +45,10 @@ beforeAll(async () => {
       trigger: 'cron',
       status: 'queued',
     });
-    await store.startRun(runId);
+    await store.runs.start(runId);
     for (let workload = 0; workload < WORKLOADS; workload++) {
       const status = expectedStatus(workload, night);
-      await store.recordItem(runId, `wl-${String(workload).padStart(3, '0')}`, {
+      await store.items.record(runId, `wl-${String(workload).padStart(3, '0')}`, {
         status,
         target: `wl-${workload}`,
         targetName: `prod-vm-${workload}`,
@@ -60,10 +60,10 @@ beforeAll(async () => {
           : {}),
       });
     }
-    await store.finishRun(runId);
+    await store.runs.finish(runId);
   }
   // Another definition, to show filters separate them.
-  await store.createRun({
+  await store.runs.create({
     runId: 'window@20250602T220000Z',
     definitionId: 'window',
     kind: 'sla-window',
@@ -71,7 +71,7 @@ beforeAll(async () => {
     trigger: 'manual',
     status: 'queued',
   });
-  await store.recordItem('window@20250602T220000Z', 'gold/pause', {
+  await store.items.record('window@20250602T220000Z', 'gold/pause', {
     status: 'succeeded',
     target: 'sla-gold',
     targetName: 'Gold',

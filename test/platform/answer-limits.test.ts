@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProtocolError, UnavailableError } from '../../src/platform/http/platform-errors.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
-import { captureLogs } from '../support/log-capture.js';
+import { captureLogs } from '../testkit/log-capture.js';
 import {
   startTinyPlatform,
   TINY_CLIENT_ID,
   type TinyHandler,
   type TinyServer,
-} from './support/tiny-server.js';
+} from './tiny-server.js';
 
 /** JSON nested `depth` levels deep: `[[[…]]]`, valid, and costly to parse into objects. */
 function nested(depth: number): string {

@@ -6,9 +6,9 @@ import {
   ProtocolError,
   UnavailableError,
 } from '../../src/platform/http/platform-errors.js';
-import { TokenBucketGate } from '../../src/platform/http/token-bucket-gate.js';
+import { TokenBucketGate } from '../../src/platform/rate-limit/token-bucket-gate.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
-import { startPlatformTestKit, type PlatformTestKit } from './support/platform-test-kit.js';
+import { startPlatformTestKit, type PlatformTestKit } from './platform-test-kit.js';
 
 interface Stats {
   byOperation: Record<string, number>;
@@ -35,12 +35,12 @@ describe('the client under injected faults', () => {
     vm = id;
     await client.rest.workloads.get(vm); // a token, so that token requests do not meet the faults
   });
-  afterEach(() => kit.sim_('PUT', '/_sim/faults', { operations: {} }));
+  afterEach(() => kit.control('PUT', '/_sim/faults', { operations: {} }));
   afterAll(() => kit.close());
 
-  const faults = (input: FaultsInput) => kit.sim_('PUT', '/_sim/faults', input);
+  const faults = (input: FaultsInput) => kit.control('PUT', '/_sim/faults', input);
   const count = async (operation: string): Promise<number> =>
-    ((await kit.sim_('GET', '/_sim/stats')) as Stats).byOperation[operation] ?? 0;
+    ((await kit.control('GET', '/_sim/stats')) as Stats).byOperation[operation] ?? 0;
 
   it('retries a read through 5xx answers and gives up with UnavailableError after its attempts', async () => {
     await faults({ operations: { getWorkload: { errorRate: 1, errorStatuses: [503], times: 2 } } });
@@ -125,20 +125,20 @@ describe('the client under injected faults', () => {
   });
 
   it('rides out a 429 storm from the platform rate limit without failing a call', async () => {
-    await kit.sim_('PUT', '/_sim/rate-limit', { requestsPerSecond: 20, burst: 5 });
+    await kit.control('PUT', '/_sim/rate-limit', { requestsPerSecond: 20, burst: 5 });
     try {
       const stormy = await kit.client({
         env: { ...quick, PAW_PLATFORM_RETRY_ATTEMPTS: '5', PAW_PLATFORM_RPS: '100' },
       });
-      const before = ((await kit.sim_('GET', '/_sim/stats')) as Stats).rateLimited;
+      const before = ((await kit.control('GET', '/_sim/stats')) as Stats).rateLimited;
       const results = await Promise.all(
         Array.from({ length: 40 }, () => stormy.rest.workloads.get(vm)),
       );
       expect(results.every((workload) => workload.id === vm)).toBe(true);
-      const after = ((await kit.sim_('GET', '/_sim/stats')) as Stats).rateLimited;
+      const after = ((await kit.control('GET', '/_sim/stats')) as Stats).rateLimited;
       expect(after - before).toBeGreaterThan(0);
     } finally {
-      await kit.sim_('PUT', '/_sim/rate-limit', { requestsPerSecond: 0 });
+      await kit.control('PUT', '/_sim/rate-limit', { requestsPerSecond: 0 });
     }
   });
 });

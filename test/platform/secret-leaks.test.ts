@@ -4,9 +4,9 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCredentialsFile } from '../../src/platform/auth/credentials-file.js';
-import { TokenBucketGate } from '../../src/platform/http/token-bucket-gate.js';
+import { TokenBucketGate } from '../../src/platform/rate-limit/token-bucket-gate.js';
 import { waitForSnapshotJob } from '../../src/platform/jobs/wait-for-snapshot-job.js';
-import { startPlatformTestKit, type PlatformTestKit } from './support/platform-test-kit.js';
+import { startPlatformTestKit, type PlatformTestKit } from './platform-test-kit.js';
 
 /**
  * Every flow of the client, logged at debug level into one capture, with faults on; then every
@@ -66,7 +66,7 @@ describe('no secret or token reaches a log or an error message', () => {
     await client.rest.workloads.get('no-such-workload').catch(keep);
 
     // Faults: 429, 5xx, reset, malformed.
-    await kit.sim_('PUT', '/_sim/faults', {
+    await kit.control('PUT', '/_sim/faults', {
       default: {
         tooManyRequestsRate: 0.25,
         errorRate: 0.25,
@@ -76,7 +76,7 @@ describe('no secret or token reaches a log or an error message', () => {
       },
     });
     for (let i = 0; i < 15; i++) await client.rest.workloads.get(vm).catch(keep);
-    await kit.sim_('PUT', '/_sim/faults', { operations: {} });
+    await kit.control('PUT', '/_sim/faults', { operations: {} });
 
     // The token expires under a client whose clock stands still: 401, refresh, replay.
     await sleep(2_200);

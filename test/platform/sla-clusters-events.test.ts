@@ -5,7 +5,7 @@ import {
   NotFoundError,
 } from '../../src/platform/http/platform-errors.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
-import { startPlatformTestKit, type PlatformTestKit } from './support/platform-test-kit.js';
+import { startPlatformTestKit, type PlatformTestKit } from './platform-test-kit.js';
 
 describe('SLA Domains, clusters and events through the REST client', () => {
   let kit: PlatformTestKit;

@@ -7,7 +7,7 @@ import {
 import { waitForSnapshotJob } from '../../src/platform/jobs/wait-for-snapshot-job.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
 import type { SimulatorFixtures } from '../../src/simulator/fixtures.js';
-import { startPlatformTestKit, type PlatformTestKit } from './support/platform-test-kit.js';
+import { startPlatformTestKit, type PlatformTestKit } from './platform-test-kit.js';
 
 interface Stats {
   byOperation: Record<string, number>;
@@ -38,7 +38,7 @@ describe('on-demand snapshots and their jobs', () => {
   };
 
   const triggers = async (): Promise<number> => {
-    const stats = (await kit.sim_('GET', '/_sim/stats')) as Stats;
+    const stats = (await kit.control('GET', '/_sim/stats')) as Stats;
     return stats.byOperation['takeSnapshot'] ?? 0;
   };
 
@@ -73,14 +73,14 @@ describe('on-demand snapshots and their jobs', () => {
     { shape: 'links', rel: 'status', relative: true },
     { shape: 'links', rel: 'self', relative: false },
   ])('finds the job-status link in metadata shaped %j', async (shape) => {
-    await kit.sim_('PUT', '/_sim/job-status-link', shape);
+    await kit.control('PUT', '/_sim/job-status-link', shape);
     const workload = await client.rest.workloads.get(sample('mssqlDatabase'));
     const trigger = await client.rest.workloads.takeSnapshot(workload);
     expect(trigger.tracking.via === 'job' && trigger.tracking.statusUrl).toMatch(/^http/);
     expect(trigger.job.id).toMatch(/^MSSQL_DB_BACKUP_/);
     const job = await client.rest.workloads.readSnapshotJob(trigger.tracking);
     expect(job.id).toBe(trigger.job.id);
-    await kit.sim_('PUT', '/_sim/job-status-link', {});
+    await kit.control('PUT', '/_sim/job-status-link', {});
   });
 
   it('refuses an unsupported workload type before any request', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, ProtocolError } from '../../src/platform/http/platform-errors.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
-import { captureLogs } from '../support/log-capture.js';
+import { captureLogs } from '../testkit/log-capture.js';
 import {
   envelope,
   startTinyPlatform,
@@ -10,7 +10,7 @@ import {
   tokenAnswer,
   type TinyHandler,
   type TinyServer,
-} from './support/tiny-server.js';
+} from './tiny-server.js';
 
 /**
  * The few behaviours the simulator never shows (it is a well-behaved platform): repeated cursors,

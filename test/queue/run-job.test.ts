@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/queue/backoff.js';
 import { RUN_ID_PATTERN, itemJobId, runIdFor } from '../../src/queue/run-id.js';
 import { runJobDataSchema } from '../../src/queue/run-job.js';
-import { exampleDefinition } from '../support/definitions.js';
+import { exampleDefinition } from '../testkit/definitions.js';
 
 describe('run ids', () => {
   it('derive from the definition and the fire time, without ":"', () => {

@@ -2,7 +2,6 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsSchema, type Settings } from '../../src/config/settings-schema.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
 import { PAW_BACKOFF_TYPE } from '../../src/queue/backoff.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RUN_JOB_NAME, type RunJobData } from '../../src/queue/run-job.js';
@@ -12,9 +11,9 @@ import {
   createRedisConnection,
   redactRedisUrl,
   RedisUnavailableError,
-} from '../../src/queue/redis-connection.js';
-import { exampleDefinition } from '../support/definitions.js';
-import { testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+} from '../../src/redis/redis-connection.js';
+import { exampleDefinition } from '../testkit/definitions.js';
+import { testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 let connection: Redis;
 
@@ -45,55 +44,6 @@ function runData(kind: 'snapshot' | 'rotate-secret', runId: string): RunJobData 
 }
 
 describe('queue topology and producer', () => {
-  it('creates a run and adds its job in one script: the job as queue.add makes it, once per run', async () => {
-    const prefix = uniquePrefix('enqueue');
-    const settings = settingsFor(prefix);
-    const queues = new RunQueues(connection, settings);
-    const producer = new RunProducer(queues);
-    const store = new OutcomeStore(connection, prefix);
-    try {
-      const data = runData('snapshot', 'nightly@20250601T010000Z');
-      const run = {
-        runId: data.runId,
-        definitionId: data.definitionId,
-        kind: data.kind,
-        fireTime: new Date(data.fireTime),
-        trigger: data.trigger,
-        status: 'queued',
-        notify: false,
-      } as const;
-      expect(await producer.createAndEnqueueRun(store, run, data)).toEqual({
-        created: true,
-        status: 'queued',
-        enqueued: true,
-      });
-      const job = await queues.queue('snapshot').getJob(data.runId);
-      expect(job?.data).toEqual(data);
-      expect(job?.name).toBe(RUN_JOB_NAME);
-      expect(job?.opts).toMatchObject({ attempts: settings.queues.attempts });
-      expect(await store.getRun(data.runId)).toMatchObject({ status: 'queued', notify: false });
-
-      // A second handler of the same fire: the run exists and is still queued, so the job is
-      // added again, which BullMQ ignores; one job.
-      expect(await producer.createAndEnqueueRun(store, run, data)).toMatchObject({
-        created: false,
-        enqueued: true,
-      });
-      expect(await queues.queue('snapshot').getJobCountByTypes('waiting')).toBe(1);
-      // A run that went on (running, finished) gets no job again.
-      await store.startRun(data.runId);
-      await job?.remove();
-      expect(await producer.createAndEnqueueRun(store, run, data)).toEqual({
-        created: false,
-        status: 'running',
-        enqueued: false,
-      });
-      expect(await queues.queue('snapshot').getJobCountByTypes('waiting')).toBe(0);
-    } finally {
-      await queues.close();
-    }
-  });
-
   it('adds one job per run id to the queue of its kind, with paw job options', async () => {
     // A Redis Cluster hash-tag prefix: every key of every queue shares the {…} slot tag.
     const prefix = `{${uniquePrefix('queues')}}`;

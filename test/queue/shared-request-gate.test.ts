@@ -1,9 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log/logger.js';
-import { SharedRequestGate } from '../../src/queue/shared-request-gate.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { SharedRequestGate } from '../../src/platform/rate-limit/shared-request-gate.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
-import { connectTestRedis, uniquePrefix } from '../support/redis-connection.js';
+import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
+import { eventually } from '../testkit/eventually.js';
 
 /** The request gate shared through Redis, with one connection per gate as separate processes have. */
 describe('SharedRequestGate', () => {
@@ -117,11 +118,11 @@ describe('SharedRequestGate', () => {
     // A second 429 during the pause answers a request sent before it: the same wave.
     seer?.rateLimited();
     const key = `${prefix}:platform-gate`;
-    let pausedUntil = 0;
-    for (let tries = 0; tries < 100 && pausedUntil === 0; tries++) {
-      pausedUntil = Number((await probe.hget(key, 'pausedUntil')) ?? 0);
-      if (pausedUntil === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const pausedUntil = await eventually(
+      'the shared gate to pause',
+      async () => Number((await probe.hget(key, 'pausedUntil')) ?? 0) || undefined,
+      { timeoutMs: 1_000, intervalMs: 10, otherwise: () => 0 },
+    );
     expect(pausedUntil).toBeGreaterThan(0);
     await other?.acquire();
     expect(await redisNow()).toBeGreaterThanOrEqual(pausedUntil);

@@ -6,8 +6,8 @@ import {
   startPrivateRedisServer,
   type PrivateRedisServer,
 } from '../../src/redis/private-redis-server.js';
-import { PawProcess } from '../support/paw-process.js';
-import { startSimulatorKit, type SimulatorKit } from '../support/simulator-kit.js';
+import { PawProcess } from '../testkit/paw-process.js';
+import { startSimulatorKit, type SimulatorKit } from '../testkit/simulator-kit.js';
 
 const OLD_PASSWORD = 'old-redis-pass-7c1d9a';
 const NEW_PASSWORD = 'new-redis-pass-42be5f';

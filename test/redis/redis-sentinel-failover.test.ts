@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSentinelRedis, type SentinelRedis } from '../support/sentinel-redis.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
-import { systemTool } from '../support/system-tool.js';
-import { eventually } from '../support/eventually.js';
+import { startSentinelRedis, type SentinelRedis } from '../testkit/sentinel-redis.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../testkit/worker-kit.js';
+import { systemTool } from '../testkit/system-tool.js';
+import { eventually } from '../testkit/eventually.js';
 
 const TOOL = systemTool(
   'redis-sentinel',
@@ -54,7 +54,7 @@ describe.skipIf(!TOOL.available)('Redis Sentinel failover during a snapshot nigh
     // Mid-night: some items ended, most not.
     await eventually(
       'five items to succeed',
-      async () => ((await kit.outcomes.getRun(runId))?.counts.succeeded ?? 0) >= 5,
+      async () => ((await kit.outcomes.runs.get(runId))?.counts.succeeded ?? 0) >= 5,
     );
     await sentinel.primary.kill('SIGKILL');
     await eventually(

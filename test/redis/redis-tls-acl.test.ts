@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/load-settings.js';
-import { findFreePort } from '../../src/net/free-port.js';
-import { connectRedis, createRedisConnection } from '../../src/queue/redis-connection.js';
+import { findFreePort } from '../../src/shared/free-port.js';
+import { connectRedis, createRedisConnection } from '../../src/redis/redis-connection.js';
 import {
   startPrivateRedisServer,
   type PrivateRedisServer,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CronSchedule } from '../../src/cron/cron-schedule.js';
+import { CronSchedule } from '../../src/definitions/schedule/cron-schedule.js';
 import { runIdFor } from '../../src/queue/run-id.js';
-import { runPaw } from '../support/paw-process.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../worker/support/worker-test-kit.js';
-import { eventually } from '../support/eventually.js';
+import { runPaw } from '../testkit/paw-process.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../testkit/worker-kit.js';
+import { eventually } from '../testkit/eventually.js';
 
 interface BackfillReport {
   times: number;
@@ -82,14 +82,14 @@ describe('paw backfill under overlap: skip (real processes against the simulator
     );
     if (skippedTime === undefined || missedTime === undefined) throw new Error('no hours');
     const base = { definitionId: 'hourly', kind: 'snapshot' as const, trigger: 'cron' as const };
-    await kit.outcomes.createRun({
+    await kit.outcomes.runs.create({
       ...base,
       runId: runIdFor('hourly', skippedTime, 'cron'),
       fireTime: skippedTime,
       status: 'skipped',
       reason: 'the previous run hourly@20261126T000000Z is still queued (overlap: skip)',
     });
-    await kit.outcomes.createRun({
+    await kit.outcomes.runs.create({
       ...base,
       runId: runIdFor('hourly', missedTime, 'catch-up'),
       fireTime: missedTime,
@@ -111,7 +111,7 @@ describe('paw backfill under overlap: skip (real processes against the simulator
       `${runIdFor('hourly', skippedTime, 'cron')}-backfill`,
       `${runIdFor('hourly', missedTime, 'cron')}-backfill`,
     ]);
-    expect((await kit.outcomes.getRun(runIdFor('hourly', skippedTime, 'cron')))?.status).toBe(
+    expect((await kit.outcomes.runs.get(runIdFor('hourly', skippedTime, 'cron')))?.status).toBe(
       'skipped',
     );
 

@@ -2,19 +2,19 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsSchema } from '../../src/config/settings-schema.js';
 import { checkDefinitions, loadDefinitions } from '../../src/definitions/load-definitions.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import type { RunRecord } from '../../src/outcomes/outcome-records.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import { RunFirer } from '../../src/scheduler/run-firer.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { jobsFolder } from '../support/definitions.js';
-import { PawProcess, runPaw } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { eventually } from '../support/eventually.js';
+import { jobsFolder } from '../testkit/definitions.js';
+import { PawProcess, runPaw } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
+import { eventually } from '../testkit/eventually.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -100,11 +100,11 @@ describe('schedule.skip and jobs/calendars.yaml', () => {
     let now = new Date('2026-03-27T23:00:00Z');
     const clock = (): Date => now;
     const queues = new RunQueues(redis, settings);
-    const store = new OutcomeStore(redis, prefix, clock);
+    const store = new Outcomes(redis, prefix, undefined, clock);
     const scheduler = new Scheduler({
       definitions,
       coordinator: new FireCoordinator(redis, prefix, settings.scheduler.leaseMs),
-      firer: new RunFirer(store, new RunProducer(queues), silentLogger(), clock),
+      firer: new RunFirer(store.runs, new RunProducer(queues), silentLogger(), clock),
       settings: settings.scheduler,
       logger: silentLogger(),
       clock,

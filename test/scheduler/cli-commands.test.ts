@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsSchema } from '../../src/config/settings-schema.js';
 import { EXPORT_COLUMNS } from '../../src/outcomes/outcome-export.js';
 import type { ItemRow, RunRecord } from '../../src/outcomes/outcome-records.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
-import { CronSchedule } from '../../src/cron/cron-schedule.js';
+import { CronSchedule } from '../../src/definitions/schedule/cron-schedule.js';
 import type { FireResult } from '../../src/scheduler/run-firer.js';
-import { parseCsv } from '../support/csv.js';
-import { jobsFolder } from '../support/definitions.js';
-import { PawProcess, runPaw } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { parseCsv } from '../testkit/csv.js';
+import { jobsFolder } from '../testkit/definitions.js';
+import { PawProcess, runPaw } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 const DEFINITIONS = `
 id: nightly
@@ -32,7 +32,7 @@ let redis: Redis;
 let dir: string;
 let env: Record<string, string>;
 let prefix: string;
-let store: OutcomeStore;
+let store: Outcomes;
 let queues: RunQueues;
 
 beforeAll(async () => {
@@ -40,7 +40,7 @@ beforeAll(async () => {
   dir = await jobsFolder({ 'jobs.yaml': DEFINITIONS });
   prefix = uniquePrefix('cli');
   env = { PAW_REDIS_URL: testRedisUrl(), PAW_REDIS_PREFIX: prefix, PAW_JOBS_DIR: dir };
-  store = new OutcomeStore(redis, prefix);
+  store = new Outcomes(redis, prefix);
   queues = new RunQueues(redis, settingsSchema.parse({ redis: { url: testRedisUrl(), prefix } }));
 });
 
@@ -114,10 +114,10 @@ describe('paw schedules, run, runs and outcomes (real processes, real Redis)', (
   it('paw run --wait follows the run to its end (a processor finishes it)', async () => {
     // The earlier manual runs end, which clears the overlap.
     for (;;) {
-      const active = await store.activeRunBefore('nightly', new Date());
+      const active = await store.runs.activeBefore('nightly', new Date());
       if (active === undefined) break;
-      await store.startRun(active.runId);
-      await store.finishRun(active.runId, {
+      await store.runs.start(active.runId);
+      await store.runs.finish(active.runId, {
         status: active.runId === firstRunId ? 'succeeded' : 'canceled',
       });
     }
@@ -125,20 +125,20 @@ describe('paw schedules, run, runs and outcomes (real processes, real Redis)', (
     const match = await waiting.waitForStderr(/paw run: (\S+) queued on snapshot; waiting/, 30_000);
     const runId = match[1] ?? '';
     // Play the processor: start, record items, finish.
-    await store.startRun(runId);
-    await store.recordItem(runId, 'vm-1', {
+    await store.runs.start(runId);
+    await store.items.record(runId, 'vm-1', {
       status: 'succeeded',
       target: 'vm-1',
       targetName: 'prod-vm-1',
     });
-    await store.recordItem(runId, 'vm-2', {
+    await store.items.record(runId, 'vm-2', {
       status: 'failed',
       target: 'vm-2',
       targetName: 'prod-vm-2',
       errorCode: 'CLUSTER_UNAVAILABLE',
       errorMessage: 'cluster, "east" is disconnected',
     });
-    await store.finishRun(runId);
+    await store.runs.finish(runId);
     const exit = await waiting.exited;
     expect(exit.code).toBe(1); // the run failed
     const output = JSON.parse(waiting.stdout) as { run: RunRecord };

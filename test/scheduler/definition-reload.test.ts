@@ -4,20 +4,20 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsSchema } from '../../src/config/settings-schema.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import { RunFirer } from '../../src/scheduler/run-firer.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { exampleDefinition } from '../support/definitions.js';
+import { exampleDefinition } from '../testkit/definitions.js';
 import type { RunRecord } from '../../src/outcomes/outcome-records.js';
-import { jobsFolder } from '../support/definitions.js';
-import { PawProcess } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { eventually } from '../support/eventually.js';
+import { jobsFolder } from '../testkit/definitions.js';
+import { PawProcess } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
+import { eventually } from '../testkit/eventually.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -191,7 +191,7 @@ describe('reloading job definitions without a restart (two real scheduler replic
       definitions: [hourly('changes'), hourly('stays'), hourly('goes')],
       coordinator: new FireCoordinator(redis, prefix, settings.scheduler.leaseMs),
       firer: new RunFirer(
-        new OutcomeStore(redis, prefix, clock),
+        new Outcomes(redis, prefix, undefined, clock).runs,
         new RunProducer(queues),
         silentLogger(),
         clock,

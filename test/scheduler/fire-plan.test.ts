@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CronSchedule } from '../../src/cron/cron-schedule.js';
+import { CronSchedule } from '../../src/definitions/schedule/cron-schedule.js';
 import { planDueFires } from '../../src/scheduler/fire-plan.js';
 
 const HOUR = 3_600_000;

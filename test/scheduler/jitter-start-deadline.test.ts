@@ -2,20 +2,20 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsSchema, type Settings } from '../../src/config/settings-schema.js';
 import type { JobDefinition } from '../../src/definitions/job-definition.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import { jitterOffsetMs } from '../../src/scheduler/fire-jitter.js';
 import { RunFirer } from '../../src/scheduler/run-firer.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { exampleDefinition } from '../support/definitions.js';
-import type { PawFleet } from '../support/paw-fleet.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { testFleet } from '../processors/support/paw-fleet.js';
-import { startSimulatorKit, type SimulatorKit } from '../support/simulator-kit.js';
+import { exampleDefinition } from '../testkit/definitions.js';
+import type { PawFleet } from '../testkit/paw-fleet.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
+import { testFleet } from '../testkit/test-fleet.js';
+import { startSimulatorKit, type SimulatorKit } from '../testkit/simulator-kit.js';
 
 let redis: Redis;
 beforeAll(() => {
@@ -32,11 +32,11 @@ function settingsFor(prefix: string): Settings {
 /** A scheduler replica on a controlled clock. */
 function replicaAt(settings: Settings, definitions: readonly JobDefinition[], clock: () => Date) {
   const queues = new RunQueues(redis, settings);
-  const store = new OutcomeStore(redis, settings.redis.prefix, clock);
+  const store = new Outcomes(redis, settings.redis.prefix, undefined, clock);
   const scheduler = new Scheduler({
     definitions,
     coordinator: new FireCoordinator(redis, settings.redis.prefix, settings.scheduler.leaseMs),
-    firer: new RunFirer(store, new RunProducer(queues), silentLogger(), clock),
+    firer: new RunFirer(store.runs, new RunProducer(queues), silentLogger(), clock),
     settings: settings.scheduler,
     logger: silentLogger(),
     clock,
@@ -179,8 +179,8 @@ describe('schedule.startDeadline', () => {
       fleet = await testFleet(redis, { credentialsFile: kit.credentialsFile, label: 'deadline' });
       const settings = fleet.settings;
       const queues = new RunQueues(redis, settings);
-      const store = new OutcomeStore(redis, settings.redis.prefix);
-      const firer = new RunFirer(store, new RunProducer(queues), silentLogger());
+      const store = new Outcomes(redis, settings.redis.prefix);
+      const firer = new RunFirer(store.runs, new RunProducer(queues), silentLogger());
       const definition = exampleDefinition('snapshot', {
         id: 'tight',
         schedule: { cron: '0 1 * * *', startDeadline: '1s', overlap: 'allow' },
@@ -212,7 +212,7 @@ describe('schedule.startDeadline', () => {
         expect(ran.startedAt).toBeDefined();
         expect(ran.counts.total).toBeGreaterThan(0);
         // Out of the active runs: the next fire with overlap skip is not held back by it.
-        expect(await store.activeRunBefore('tight', new Date(now + 3_600_000))).toBeUndefined();
+        expect(await store.runs.activeBefore('tight', new Date(now + 3_600_000))).toBeUndefined();
       } finally {
         await queues.close();
       }

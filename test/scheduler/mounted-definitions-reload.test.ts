@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../src/net/free-port.js';
+import { findFreePort } from '../../src/shared/free-port.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { eventually } from '../support/eventually.js';
-import { KubeletVolume } from '../support/kubelet-volume.js';
-import { PawProcess } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { eventually } from '../testkit/eventually.js';
+import { KubeletVolume } from '../testkit/kubelet-volume.js';
+import { PawProcess } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
 beforeAll(() => {

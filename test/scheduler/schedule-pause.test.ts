@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import type { RunRecord } from '../../src/outcomes/outcome-records.js';
-import { jobsFolder } from '../support/definitions.js';
-import { PawProcess, runPaw } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
-import { eventually } from '../support/eventually.js';
+import { jobsFolder } from '../testkit/definitions.js';
+import { PawProcess, runPaw } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
+import { eventually } from '../testkit/eventually.js';
 
 let redis: Redis;
 beforeAll(() => {

@@ -4,9 +4,9 @@ import { settingsSchema } from '../../src/config/settings-schema.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { runIdFor } from '../../src/queue/run-id.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
-import { jobsFolder } from '../support/definitions.js';
-import { PawProcess } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { jobsFolder } from '../testkit/definitions.js';
+import { PawProcess } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
 

@@ -7,10 +7,10 @@ import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { runIdFor } from '../../src/queue/run-id.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
-import { jobsFolder } from '../support/definitions.js';
-import { eventually } from '../support/eventually.js';
-import { PawProcess } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { jobsFolder } from '../testkit/definitions.js';
+import { eventually } from '../testkit/eventually.js';
+import { PawProcess } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
 

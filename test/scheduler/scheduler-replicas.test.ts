@@ -4,9 +4,10 @@ import { settingsSchema } from '../../src/config/settings-schema.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { runIdFor } from '../../src/queue/run-id.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
-import { jobsFolder } from '../support/definitions.js';
-import { PawProcess } from '../support/paw-process.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { jobsFolder } from '../testkit/definitions.js';
+import { eventually } from '../testkit/eventually.js';
+import { PawProcess } from '../testkit/paw-process.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
 
@@ -60,17 +61,6 @@ const KIND_OF: Record<string, 'snapshot' | 'sla-window' | 'rotate-secret'> = {
   rotate: 'rotate-secret',
 };
 
-async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe('three scheduler replicas (real processes)', () => {
   it('enqueue every fire exactly once, none missed, even when one replica is killed', async () => {
     const prefix = uniquePrefix('replicas');
@@ -107,10 +97,13 @@ describe('three scheduler replicas (real processes)', () => {
       };
 
       // A third of the way in, one of the later replicas dies without any chance to clean up.
-      await waitFor(async () => (await jobCount()) >= 35, 60_000);
+      await eventually('35 jobs', async () => (await jobCount()) >= 35, { intervalMs: 200 });
       const killed = replicas[1];
       await killed?.stop('SIGKILL');
-      await waitFor(async () => (await jobCount()) >= 110, 90_000);
+      await eventually('110 jobs', async () => (await jobCount()) >= 110, {
+        timeoutMs: 90_000,
+        intervalMs: 200,
+      });
 
       const survivors = [replicas[0]!, replicas[2]!];
       const exits = await Promise.all(survivors.map((replica) => replica.stop('SIGTERM')));

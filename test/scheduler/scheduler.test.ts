@@ -2,16 +2,16 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsSchema, type Settings } from '../../src/config/settings-schema.js';
 import type { JobDefinition } from '../../src/definitions/job-definition.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
-import { OutcomeStore } from '../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { FireCoordinator } from '../../src/scheduler/fire-coordinator.js';
 import { RunFirer, type FireResult } from '../../src/scheduler/run-firer.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { exampleDefinition } from '../support/definitions.js';
-import { connectTestRedis, testRedisUrl, uniquePrefix } from '../support/redis-connection.js';
+import { exampleDefinition } from '../testkit/definitions.js';
+import { connectTestRedis, testRedisUrl, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
 
@@ -42,9 +42,9 @@ interface Replica {
 
 function replica(settings: Settings, definitions: readonly JobDefinition[], clock: Clock): Replica {
   const queues = new RunQueues(redis, settings);
-  const store = new OutcomeStore(redis, settings.redis.prefix, clock.read);
+  const store = new Outcomes(redis, settings.redis.prefix, undefined, clock.read);
   const coordinator = new FireCoordinator(redis, settings.redis.prefix, settings.scheduler.leaseMs);
-  const firer = new RunFirer(store, new RunProducer(queues), silentLogger(), clock.read);
+  const firer = new RunFirer(store.runs, new RunProducer(queues), silentLogger(), clock.read);
   const results: FireResult[] = [];
   const scheduler = new Scheduler({
     definitions,
@@ -173,12 +173,12 @@ describe('Scheduler (real Redis, controlled clock)', () => {
     clock.set('2025-06-01T02:00:00.100Z');
     await node.scheduler.tick(); // nobody ran the 01:00 runs: they are still queued
 
-    const store = new OutcomeStore(redis, prefix);
-    expect(await store.getRun('skipper@20250601T020000Z')).toMatchObject({
+    const store = new Outcomes(redis, prefix);
+    expect(await store.runs.get('skipper@20250601T020000Z')).toMatchObject({
       status: 'skipped',
       reason: 'the previous run skipper@20250601T010000Z is still queued (overlap: skip)',
     });
-    expect((await store.getRun('allower@20250601T020000Z'))?.status).toBe('queued');
+    expect((await store.runs.get('allower@20250601T020000Z'))?.status).toBe('queued');
     expect(await jobIds(settings, 'snapshot')).toEqual([
       'allower@20250601T010000Z',
       'allower@20250601T020000Z',
@@ -186,11 +186,11 @@ describe('Scheduler (real Redis, controlled clock)', () => {
     ]);
 
     // Once the 01:00 run finishes, the next fire runs again.
-    await store.startRun('skipper@20250601T010000Z');
-    await store.finishRun('skipper@20250601T010000Z');
+    await store.runs.start('skipper@20250601T010000Z');
+    await store.runs.finish('skipper@20250601T010000Z');
     clock.set('2025-06-01T03:00:00.100Z');
     await node.scheduler.tick();
-    expect((await store.getRun('skipper@20250601T030000Z'))?.status).toBe('queued');
+    expect((await store.runs.get('skipper@20250601T030000Z'))?.status).toBe('queued');
     await node.close();
   });
 

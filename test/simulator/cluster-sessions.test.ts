@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type HttpResult } from './http.js';
 import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../testkit/eventually.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

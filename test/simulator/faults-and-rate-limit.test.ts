@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './http.js';
 import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../testkit/eventually.js';
 
 const UPSTREAM = { code: 14, message: 'upstream connect error or disconnect/reset before headers' };
 

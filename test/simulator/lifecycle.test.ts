@@ -1,7 +1,8 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/simulator.js';
-import { isUsageError } from '../../src/errors/usage-error.js';
+import { isUsageError } from '../../src/shared/usage-error.js';
+import { eventually } from '../testkit/eventually.js';
 
 async function workloadIds(baseUrl: string, token: string): Promise<string[]> {
   const response = await request(`${baseUrl}/api/rest/workloads?first=1000`, {
@@ -94,13 +95,11 @@ describe('startSimulator', () => {
       (error: unknown) => error,
     );
     // Let the request reach the server before stopping.
-    for (
-      let attempt = 0;
-      attempt < 200 && sim.stats().faultsInjected['hang'] === undefined;
-      attempt++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually(
+      'the hanging request to reach the server',
+      () => sim.stats().faultsInjected['hang'] !== undefined,
+      { timeoutMs: 2_000, intervalMs: 10, otherwise: () => undefined },
+    );
     await sim.stop();
     expect(await hanging).toBeInstanceOf(Error);
     await expect(request(`${sim.baseUrl}/api/rest/workloads`)).rejects.toThrow();

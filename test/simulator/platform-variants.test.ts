@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './http.js';
 import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../testkit/eventually.js';
 
 /** The platforms the simulator can be (docs/platform-model.md): words, events, links, layouts. */
 describe('the simulator as the platforms paw must survive', () => {

@@ -1,5 +1,5 @@
 import type { SimulatorHandle } from '../../src/simulator/simulator.js';
-import { startSimulatorKit } from '../support/simulator-kit.js';
+import { startSimulatorKit } from '../testkit/simulator-kit.js';
 import type { SimulatorOptionsInput } from '../../src/simulator/options.js';
 import type { SimulatorFixtures } from '../../src/simulator/fixtures.js';
 import { call, type CallOptions, type HttpResult } from './http.js';

@@ -2,7 +2,7 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSimulator, type TestSimulator } from './simulator-fixture.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../testkit/eventually.js';
 
 const INVALID = {
   code: 16,

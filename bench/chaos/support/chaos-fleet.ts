@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { PawFleet } from '../../../test/support/paw-fleet.js';
-
-export { isRunning } from '../../../test/support/paw-fleet.js';
+import { PawFleet } from '../../../test/testkit/paw-fleet.js';
 
 /**
  * A fleet of real paw processes for a chaos scenario that kills them: the scenario's own Redis

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
-import { silentLogger } from '../../../src/log/logger.js';
+import { silentLogger } from '../../../src/shared/logger.js';
 import {
   createPlatformClient,
   type PlatformClient,
@@ -11,7 +11,7 @@ import {
 } from '../../../src/redis/private-redis-server.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import type { SimulatorHandle } from '../../../src/simulator/simulator.js';
-import { startSimulatorKit } from '../../../test/support/simulator-kit.js';
+import { startSimulatorKit } from '../../../test/testkit/simulator-kit.js';
 
 /**
  * What chaos scenarios 5 to 7 kill paw processes against: one simulator (in this process, so

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { redisContents } from '../../../test/support/redis-contents.js';
+import { redisContents } from '../../../test/testkit/redis-contents.js';
 
 /**
  * Looking for secrets where they must never be: every key and value of a Redis, read by type,

@@ -1,3 +1,4 @@
+import { eventually } from '../../../test/testkit/eventually.js';
 import { describeProgress, type NightProgress, type SnapshotNight } from './snapshot-night.js';
 
 /** How many items must end after Redis's return for {@link OutageReport.steadySeconds}. */
@@ -9,23 +10,19 @@ export async function waitForEndedFraction(
   fraction: number,
   timeoutMs: number,
 ): Promise<NightProgress> {
-  const started = Date.now();
-  for (;;) {
-    const progress = await night.progress();
-    if (
-      progress !== undefined &&
-      progress.items > 0 &&
-      progress.ended >= fraction * progress.items
-    ) {
-      return progress;
-    }
-    if (Date.now() - started > timeoutMs) {
-      throw new Error(
-        `the night did not reach ${Math.round(fraction * 100)}% in time: ${describeProgress(progress)}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  let progress: NightProgress | undefined;
+  return eventually(
+    `the night to reach ${Math.round(fraction * 100)}%`,
+    async () => {
+      progress = await night.progress();
+      return progress !== undefined &&
+        progress.items > 0 &&
+        progress.ended >= fraction * progress.items
+        ? progress
+        : undefined;
+    },
+    { timeoutMs, intervalMs: 200, detail: () => describeProgress(progress) },
+  );
 }
 
 /** What a Redis outage came to: how long it lasted and how soon paw moved on after it. */
@@ -82,26 +79,31 @@ export async function redisOutage(
   options.say(`Redis back on the same port after ${downSeconds.toFixed(1)} s`);
   let resumeSeconds: number | undefined;
   let endedAfter: number | undefined;
-  for (;;) {
-    const progress = await night.progress();
-    const since = (Date.now() - back) / 1000;
-    if (progress !== undefined && progress.ended > endedBefore && resumeSeconds === undefined) {
-      resumeSeconds = since;
-      endedAfter = progress.ended;
-      options.say(
-        `first progress ${since.toFixed(1)} s after Redis came back: ${describeProgress(progress)}`,
-      );
-    }
-    const steadyAt = Math.min(endedBefore + STEADY_ITEMS, progress?.items ?? Infinity);
-    if (progress !== undefined && resumeSeconds !== undefined && progress.ended >= steadyAt) {
-      options.say(
-        `${progress.ended - endedBefore} items ended ${since.toFixed(1)} s after Redis came back`,
-      );
-      return { downSeconds, resumeSeconds, steadySeconds: since, endedBefore, endedAfter };
-    }
-    if (since * 1000 > options.resumeTimeoutMs) {
-      return { downSeconds, resumeSeconds, steadySeconds: undefined, endedBefore, endedAfter };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // No failure on a timeout: a night that never got steady again is a figure of the report.
+  return eventually(
+    'paw to move on after the outage',
+    async (): Promise<OutageReport | undefined> => {
+      const progress = await night.progress();
+      const since = (Date.now() - back) / 1000;
+      if (progress !== undefined && progress.ended > endedBefore && resumeSeconds === undefined) {
+        resumeSeconds = since;
+        endedAfter = progress.ended;
+        options.say(
+          `first progress ${since.toFixed(1)} s after Redis came back: ${describeProgress(progress)}`,
+        );
+      }
+      const steadyAt = Math.min(endedBefore + STEADY_ITEMS, progress?.items ?? Infinity);
+      if (progress !== undefined && resumeSeconds !== undefined && progress.ended >= steadyAt) {
+        options.say(
+          `${progress.ended - endedBefore} items ended ${since.toFixed(1)} s after Redis came back`,
+        );
+        return { downSeconds, resumeSeconds, steadySeconds: since, endedBefore, endedAfter };
+      }
+      if (since * 1000 > options.resumeTimeoutMs) {
+        return { downSeconds, resumeSeconds, steadySeconds: undefined, endedBefore, endedAfter };
+      }
+      return undefined;
+    },
+    { timeoutMs: Infinity, intervalMs: 100 },
+  );
 }

@@ -4,14 +4,18 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { ItemRecord, RunRecord } from '../../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../../src/outcomes/outcome-status.js';
-import { OutcomeStore } from '../../../src/outcomes/outcome-store.js';
+import { Outcomes } from '../../../src/outcomes/outcomes.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { PawChild, runPawCommand } from './paw-process.js';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
 import { redisConnectionOptions } from '../../../src/redis/redis-options.js';
-import { startSentinelRedis, type SentinelRedis } from '../../../test/support/sentinel-redis.js';
+import { startSentinelRedis, type SentinelRedis } from '../../../test/testkit/sentinel-redis.js';
 import { RedisProcess } from './redis-process.js';
-import { startSimProcess, type SimProcess } from './sim-process.js';
+import { eventually } from '../../../test/testkit/eventually.js';
+import {
+  startSimulatorProcess,
+  type SimulatorProcess,
+} from '../../../test/testkit/simulator-kit.js';
 
 /** The two snapshot definitions of a chaos night: every VM, and every SQL Server database. */
 const DEFINITIONS = [
@@ -117,9 +121,9 @@ export class SnapshotNight {
     readonly sentinel: SentinelRedis | undefined,
     /** What paw is given as PAW_REDIS_URL. */
     readonly redisUrl: string,
-    readonly sim: SimProcess,
+    readonly sim: SimulatorProcess,
     private readonly observer: Redis,
-    private readonly outcomes: OutcomeStore,
+    private readonly outcomes: Outcomes,
     private readonly say: (line: string) => void,
   ) {}
 
@@ -133,12 +137,12 @@ export class SnapshotNight {
     const dir = await mkdtemp(join(tmpdir(), `paw-chaos-${options.label}-`));
     let redis: RedisProcess | undefined;
     let sentinel: SentinelRedis | undefined;
-    let sim: SimProcess | undefined;
+    let sim: SimulatorProcess | undefined;
     try {
       if (options.sentinel === true) sentinel = await startSentinelRedis();
       else redis = await RedisProcess.start({ appendOnly: options.appendOnly ?? false });
       const redisUrl = sentinel?.url ?? redis?.url ?? '';
-      sim = await startSimProcess(
+      sim = await startSimulatorProcess(
         dir,
         {
           seed: 7,
@@ -146,7 +150,7 @@ export class SnapshotNight {
           ...options.simulator,
           workloads: options.workloads,
         },
-        join(dir, 'sim.log'),
+        { logFile: join(dir, 'sim.log') },
       );
       await mkdir(join(dir, 'config'));
       await writeFile(join(dir, 'config', 'paw.yaml'), CHAOS_SETTINGS);
@@ -178,7 +182,7 @@ export class SnapshotNight {
         redisUrl,
         sim,
         observer,
-        new OutcomeStore(observer, PREFIX),
+        new Outcomes(observer, PREFIX),
         options.progress,
       );
     } catch (error) {
@@ -259,7 +263,7 @@ export class SnapshotNight {
       let succeeded = 0;
       let runsEnded = 0;
       for (const runId of this.runIds) {
-        const run = await this.outcomes.getRun(runId);
+        const run = await this.outcomes.runs.get(runId);
         if (run === undefined) continue;
         items += run.counts.total;
         ended += run.counts.total - run.counts.queued - run.counts.running;
@@ -289,17 +293,20 @@ export class SnapshotNight {
   ): Promise<boolean> {
     const started = Date.now();
     let lastSaid = 0;
-    for (;;) {
-      if (await this.ended()) return true;
-      const elapsed = Date.now() - started;
-      if (elapsed > timeoutMs) return false;
-      if (elapsed - lastSaid >= everyMs) {
-        lastSaid = elapsed;
-        this.say(`${(elapsed / 1000).toFixed(0)} s: ${describeProgress(await this.progress())}`);
-      }
-      await tick?.(elapsed);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
+    return eventually(
+      'every run to end',
+      async () => {
+        if (await this.ended()) return true;
+        const elapsed = Date.now() - started;
+        if (elapsed - lastSaid >= everyMs) {
+          lastSaid = elapsed;
+          this.say(`${(elapsed / 1000).toFixed(0)} s: ${describeProgress(await this.progress())}`);
+        }
+        await tick?.(elapsed);
+        return false;
+      },
+      { timeoutMs, intervalMs: 1_000, otherwise: () => false },
+    );
   }
 
   /**

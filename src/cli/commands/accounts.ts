@@ -2,16 +2,16 @@ import { constants, existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../shared/usage-error.js';
 import { sinkFolderProblem } from '../../definitions/sink-folder.js';
 import { readCredentialsFile, writeCredentialsFile } from '../../platform/auth/credentials-file.js';
 import { parseServiceAccountId } from '../../platform/graphql/service-account-id.js';
 import type { NewServiceAccountSecret } from '../../platform/graphql/service-accounts.js';
 import type { ServiceAccount } from '../../platform/graphql/service-account-operations.js';
-import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
+import { printList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { collect, examples } from '../option-parsers.js';
-import type { Output } from '../../terminal/output.js';
-import { formatFields, formatTable, type Column } from '../../terminal/table.js';
+import type { Output } from '../output/output.js';
+import { formatFields, type Column } from '../output/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,
@@ -161,8 +161,7 @@ export function accountsCommand(): Command {
     ),
   ).action((options: PlatformCommandOptions & ListLimitOptions) =>
     withPlatformClient(options, async ({ client, output }) => {
-      const items = await collectList(client.graphql.serviceAccounts.list(), options, output);
-      output.result(items, () => formatTable(accountColumns, items));
+      await printList(client.graphql.serviceAccounts.list(), accountColumns, options, output);
     }),
   );
 

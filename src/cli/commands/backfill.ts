@@ -4,11 +4,11 @@ import {
   findDefinition,
   loadDefinitions,
 } from '../../definitions/load-definitions.js';
-import { UsageError } from '../../errors/usage-error.js';
-import { silentLogger } from '../../log/logger.js';
+import { UsageError } from '../../shared/usage-error.js';
+import { silentLogger } from '../../shared/logger.js';
 import { RunProducer } from '../../queue/run-producer.js';
 import { RunQueues } from '../../queue/run-queues.js';
-import { CronSchedule } from '../../cron/cron-schedule.js';
+import { CronSchedule } from '../../definitions/schedule/cron-schedule.js';
 import {
   BACKFILL_OVERLAPS,
   backfillOverlapOf,
@@ -17,7 +17,7 @@ import {
 } from '../../scheduler/backfill-times.js';
 import { RunFirer } from '../../scheduler/run-firer.js';
 import { SchedulePauses } from '../../scheduler/schedule-pauses.js';
-import { renderTable } from '../../terminal/table.js';
+import { renderTable } from '../output/table.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { parseTimeOption } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
@@ -104,7 +104,7 @@ export function backfillCommand(): Command {
         const queues = new RunQueues(redis, settings);
         try {
           const firer = new RunFirer(
-            outcomes.store,
+            outcomes.runs,
             new RunProducer(queues),
             silentLogger(),
             undefined,
@@ -112,7 +112,7 @@ export function backfillCommand(): Command {
           );
           await queues.applyGlobalConcurrency();
           return await backfillTimes(
-            { firer, store: outcomes.store },
+            { firer, runs: outcomes.runs },
             definition,
             fireTimes,
             options.overlap ?? backfillOverlapOf(definition),

@@ -1,10 +1,10 @@
 import { text } from 'node:stream/consumers';
 import { Command } from 'commander';
 import { Secret } from '../../config/secret.js';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../shared/usage-error.js';
 import type { ClusterCredentialKind } from '../../platform/cluster/cluster-sessions.js';
 import { examples } from '../option-parsers.js';
-import { formatFields } from '../../terminal/table.js';
+import { formatFields } from '../output/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { CLUSTER_TYPES, CONNECTION_STATES, type Cluster } from '../../platform/records/cluster.js';
-import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
+import { printList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { examples, oneOf } from '../option-parsers.js';
-import { formatTable, type Column } from '../../terminal/table.js';
+import type { Column } from '../output/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,
@@ -47,8 +47,7 @@ export function clustersCommand(): Command {
           type: options.type,
           connectionState: options.state,
         });
-        const items = await collectList(list, options, output);
-        output.result(items, () => formatTable(clusterColumns, items));
+        await printList(list, clusterColumns, options, output);
       }),
   );
   return clusters;

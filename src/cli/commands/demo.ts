@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { renderDemoSummary } from '../../demo/demo-summary.js';
-import { runDemo } from '../../demo/run-demo.js';
+import { renderDemoSummary } from '../demo/demo-summary.js';
+import { runDemo } from '../demo/run-demo.js';
 import { ExitCode } from '../exit-codes.js';
 import { examples, parseDurationOption, positiveInteger } from '../option-parsers.js';
 
@@ -20,7 +20,7 @@ function demoDuration(text: string): number {
 
 /**
  * `paw demo` (`npm run demo`): paw end to end on this machine in about a minute, with nothing to
- * set up but Node and redis-server. See src/demo/run-demo.ts.
+ * set up but Node and redis-server. See src/cli/demo/run-demo.ts.
  */
 export function demoCommand(): Command {
   return new Command('demo')

@@ -2,19 +2,19 @@ import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { checkDefinitions, checkOptionsFrom } from '../../definitions/load-definitions.js';
 import { JOB_KINDS, type JobDefinition } from '../../definitions/job-definition.js';
-import { check, type CheckResult } from '../../doctor/doctor-check.js';
-import { writeRoutesFile } from '../../doctor/reference-check.js';
-import { runDoctor, type DoctorReport } from '../../doctor/run-doctor.js';
-import { UsageError } from '../../errors/usage-error.js';
+import { check, type CheckResult } from '../doctor/doctor-check.js';
+import { writeRoutesFile } from '../doctor/reference-check.js';
+import { runDoctor, type DoctorReport } from '../doctor/run-doctor.js';
+import { UsageError } from '../../shared/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import { collect, examples, positiveSeconds } from '../option-parsers.js';
-import type { Output } from '../../terminal/output.js';
+import type { Output } from '../output/output.js';
 import {
   withPlatformClient,
   withPlatformOptions,
   type PlatformCommandOptions,
 } from '../with-platform-client.js';
-import { printable } from '../../terminal/printable.js';
+import { printable } from '../output/printable.js';
 
 interface DoctorFlags extends PlatformCommandOptions {
   readonly jobs?: string;

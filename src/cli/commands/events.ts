@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { EVENT_SEVERITIES, type PlatformEvent } from '../../platform/records/platform-event.js';
-import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
+import { printList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { examples, isoTime, oneOf } from '../option-parsers.js';
-import { formatTable, type Column } from '../../terminal/table.js';
+import type { Column } from '../output/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,
@@ -70,8 +70,7 @@ export function eventsCommand(): Command {
         startTime: options.since,
         endTime: options.until,
       });
-      const items = await collectList(list, options, output);
-      output.result(items, () => formatTable(eventColumns, items));
+      await printList(list, eventColumns, options, output);
     }),
   );
   return events;

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { writeFileAtomically } from '../../platform/auth/credentials-file.js';
 import { examples, positiveSeconds } from '../option-parsers.js';
-import { formatFields } from '../../terminal/table.js';
+import { formatFields } from '../output/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,

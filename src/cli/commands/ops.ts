@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../shared/usage-error.js';
 import { isOpsUserName } from '../../ops/auth/credential-lines.js';
 import { hashPassword } from '../../ops/auth/password-hash.js';
 import { examples } from '../option-parsers.js';

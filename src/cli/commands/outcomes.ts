@@ -1,15 +1,16 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../shared/usage-error.js';
 import { EXPORT_FORMATS, writeExport, type ExportFormat } from '../../outcomes/outcome-export.js';
 import type { ItemRow } from '../../outcomes/outcome-records.js';
 import type { ItemQuery } from '../../outcomes/outcome-queries.js';
 import { ITEM_STATUSES, type ItemStatus } from '../../outcomes/outcome-status.js';
 import { loadCommandSettings } from '../command-settings.js';
-import { choiceList, positiveInteger, parseTimeOption } from '../option-parsers.js';
+import { fireTimeQuery, withFireTimeRange } from '../fire-time-range.js';
+import { choiceList, positiveInteger } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
-import { renderTable, truncate } from '../../terminal/table.js';
+import { renderTable, truncate } from '../output/table.js';
 
 interface OutcomesOptions {
   definition?: string;
@@ -32,27 +33,21 @@ const DEFAULT_LIMIT = 100;
  * as JSON, or exported to JSONL or CSV (streamed, so months of runs export in little memory).
  */
 export function outcomesCommand(): Command {
-  return new Command('outcomes')
-    .description('list or export the outcome of every item of recorded runs')
-    .option('--definition <id>', 'only items of runs of this job definition')
-    .option('--run <runId>', 'only items of this run')
-    .option(
-      '--status <list>',
-      `only items in these statuses (comma-separated: ${ITEM_STATUSES.join(', ')})`,
-      choiceList(ITEM_STATUSES),
-    )
-    .option(
-      '--target <idOrName>',
-      'only items about this workload, SLA Domain or account (id or name)',
-    )
-    .option(
-      '--since <time>',
-      'only runs fired at or after this time (ISO 8601, or e.g. 7d ago)',
-      (text) => parseTimeOption(text),
-    )
-    .option('--until <time>', 'only runs fired at or before this time', (text) =>
-      parseTimeOption(text),
-    )
+  return withFireTimeRange(
+    new Command('outcomes')
+      .description('list or export the outcome of every item of recorded runs')
+      .option('--definition <id>', 'only items of runs of this job definition')
+      .option('--run <runId>', 'only items of this run')
+      .option(
+        '--status <list>',
+        `only items in these statuses (comma-separated: ${ITEM_STATUSES.join(', ')})`,
+        choiceList(ITEM_STATUSES),
+      )
+      .option(
+        '--target <idOrName>',
+        'only items about this workload, SLA Domain or account (id or name)',
+      ),
+  )
     .option(
       '--limit <n>',
       `at most this many items (default ${DEFAULT_LIMIT} for the table and JSON, all for --export)`,
@@ -80,8 +75,7 @@ export function outcomesCommand(): Command {
         ...(options.run === undefined ? {} : { runId: options.run }),
         ...(options.status === undefined ? {} : { statuses: options.status }),
         ...(options.target === undefined ? {} : { target: options.target }),
-        ...(options.since === undefined ? {} : { since: options.since }),
-        ...(options.until === undefined ? {} : { until: options.until }),
+        ...fireTimeQuery(options),
       };
       await withCommandRedis(settings, async (_redis, { queries }) => {
         if (options.export !== undefined) {

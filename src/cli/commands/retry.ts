@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { checkOptionsFrom, loadDefinitions } from '../../definitions/load-definitions.js';
-import { silentLogger } from '../../log/logger.js';
+import { silentLogger } from '../../shared/logger.js';
 import { ITEM_STATUSES, type ItemStatus } from '../../outcomes/outcome-status.js';
 import { RunQueues } from '../../queue/run-queues.js';
 import { OperatorActions } from '../../ops/operator-actions.js';
@@ -9,7 +9,7 @@ import { loadCommandSettings } from '../command-settings.js';
 import { operatorName } from '../operator-name.js';
 import { choiceList } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
-import { printable } from '../../terminal/printable.js';
+import { printable } from '../output/printable.js';
 
 interface RetryOptions {
   status?: ItemStatus[];

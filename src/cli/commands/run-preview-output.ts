@@ -1,7 +1,7 @@
 import type { JobDefinition } from '../../definitions/job-definition.js';
-import { previewRun, type RunPreview } from '../../processors/run-preview.js';
+import { previewRun, type RunPreview } from '../../job-kinds/run-preview.js';
 import { describePause } from '../../platform/records/sla-domain.js';
-import { renderTable } from '../../terminal/table.js';
+import { renderTable } from '../output/table.js';
 import { ExitCode } from '../exit-codes.js';
 import { withPlatformClient } from '../with-platform-client.js';
 

@@ -4,20 +4,20 @@ import {
   findDefinition,
   loadDefinitions,
 } from '../../definitions/load-definitions.js';
-import { silentLogger } from '../../log/logger.js';
+import { silentLogger } from '../../shared/logger.js';
 import type { RunRecord } from '../../outcomes/outcome-records.js';
-import type { OutcomeStore } from '../../outcomes/outcome-store.js';
+import type { RunStore } from '../../outcomes/run-store.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
 import { RunProducer } from '../../queue/run-producer.js';
 import { RunQueues, queueNameOf } from '../../queue/run-queues.js';
 import { RunFirer } from '../../scheduler/run-firer.js';
-import { formatDuration } from '../../time/duration.js';
+import { formatDuration } from '../../shared/duration.js';
 import { ExitCode } from '../exit-codes.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { parseDurationOption } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
 import { printPreview } from './run-preview-output.js';
-import { printable } from '../../terminal/printable.js';
+import { printable } from '../output/printable.js';
 
 interface RunOptions {
   jobs?: string;
@@ -69,20 +69,20 @@ export function runCommand(): Command {
         return;
       }
 
-      await withCommandRedis(settings, async (redis, { store }) => {
+      await withCommandRedis(settings, async (redis, { runs }) => {
         const queues = new RunQueues(redis, settings);
         try {
-          const firer = new RunFirer(store, new RunProducer(queues), silentLogger());
+          const firer = new RunFirer(runs, new RunProducer(queues), silentLogger());
           const fired = await firer.fire(definition, new Date(), 'manual', {
             ignoreOverlap: options.allowOverlap === true,
           });
           const queue = queueNameOf(settings.queues, definition.kind);
-          let run = await store.getRun(fired.runId);
+          let run = await runs.get(fired.runId);
           if (fired.result === 'enqueued' && options.wait === true && run !== undefined) {
             process.stderr.write(
               `paw run: ${fired.runId} queued on ${queue}; waiting for it to end\n`,
             );
-            run = await waitForRun(store, fired.runId, options.timeout);
+            run = await waitForRun(runs, fired.runId, options.timeout);
           }
 
           if (options.json === true) {
@@ -112,14 +112,14 @@ export function runCommand(): Command {
 }
 
 async function waitForRun(
-  store: OutcomeStore,
+  runs: RunStore,
   runId: string,
   timeoutMs: number | undefined,
 ): Promise<RunRecord | undefined> {
   const started = Date.now();
   let lastLine = '';
   for (;;) {
-    const run = await store.getRun(runId);
+    const run = await runs.get(runId);
     if (run === undefined || !isActiveStatus(run.status)) return run;
     const line = `paw run: ${run.status}, ${describeCounts(run)}`;
     if (line !== lastLine) process.stderr.write(`${printable(line)}\n`);

@@ -1,11 +1,12 @@
 import { Command } from 'commander';
 import type { RunRecord } from '../../outcomes/outcome-records.js';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../../outcomes/outcome-status.js';
-import { formatDuration } from '../../time/duration.js';
+import { formatDuration } from '../../shared/duration.js';
 import { loadCommandSettings } from '../command-settings.js';
-import { choiceList, positiveInteger, parseTimeOption } from '../option-parsers.js';
+import { fireTimeQuery, withFireTimeRange } from '../fire-time-range.js';
+import { choiceList, positiveInteger } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
-import { renderTable, truncate } from '../../terminal/table.js';
+import { renderTable, truncate } from '../output/table.js';
 
 interface RunsOptions {
   definition?: string;
@@ -18,22 +19,16 @@ interface RunsOptions {
 
 /** `paw runs`: the recorded runs, newest first, with their item counts. */
 export function runsCommand(): Command {
-  return new Command('runs')
-    .description('list recorded runs, newest first, with their item counts')
-    .option('--definition <id>', 'only runs of this job definition')
-    .option(
-      '--status <list>',
-      `only runs in these statuses (comma-separated: ${OUTCOME_STATUSES.join(', ')})`,
-      choiceList(OUTCOME_STATUSES),
-    )
-    .option(
-      '--since <time>',
-      'only runs fired at or after this time (ISO 8601, or e.g. 7d ago)',
-      (text) => parseTimeOption(text),
-    )
-    .option('--until <time>', 'only runs fired at or before this time', (text) =>
-      parseTimeOption(text),
-    )
+  return withFireTimeRange(
+    new Command('runs')
+      .description('list recorded runs, newest first, with their item counts')
+      .option('--definition <id>', 'only runs of this job definition')
+      .option(
+        '--status <list>',
+        `only runs in these statuses (comma-separated: ${OUTCOME_STATUSES.join(', ')})`,
+        choiceList(OUTCOME_STATUSES),
+      ),
+  )
     .option('--limit <n>', 'show at most this many runs', positiveInteger, 50)
     .option('--json', 'print the runs as JSON')
     .action(async (options: RunsOptions) => {
@@ -42,8 +37,7 @@ export function runsCommand(): Command {
         queries.listRuns({
           ...(options.definition === undefined ? {} : { definitionId: options.definition }),
           ...(options.status === undefined ? {} : { statuses: options.status }),
-          ...(options.since === undefined ? {} : { since: options.since }),
-          ...(options.until === undefined ? {} : { until: options.until }),
+          ...fireTimeQuery(options),
           // One more than asked, to know whether there are more.
           limit: options.limit + 1,
         }),

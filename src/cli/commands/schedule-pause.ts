@@ -3,17 +3,17 @@ import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings-schema.js';
 import { InvalidDefinitionsError } from '../../definitions/definition-problem.js';
 import { checkDefinitions, checkOptionsFrom } from '../../definitions/load-definitions.js';
-import { UsageError } from '../../errors/usage-error.js';
-import { silentLogger } from '../../log/logger.js';
+import { UsageError } from '../../shared/usage-error.js';
+import { silentLogger } from '../../shared/logger.js';
 import { OperatorActions } from '../../ops/operator-actions.js';
 import {
   SchedulePauses,
   describePause,
   type SchedulePause,
 } from '../../scheduler/schedule-pauses.js';
-import { parseDuration } from '../../time/duration.js';
-import { printable } from '../../terminal/printable.js';
-import { closestMatch } from '../../text/closest-match.js';
+import { parseDuration } from '../../shared/duration.js';
+import { printable } from '../output/printable.js';
+import { closestMatch } from '../../shared/closest-match.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { operatorName } from '../operator-name.js';
 import { withCommandRedis } from '../redis-session.js';

@@ -1,13 +1,7 @@
 import { Command } from 'commander';
-import { startPawServices } from '../../app/start-paw-services.js';
-import { Shutdown } from '../../lifecycle/shutdown.js';
-import { createLogger } from '../../log/logger.js';
-import { formatInTimeZone } from '../../time/time-zone.js';
-import { loadCommandSettings } from '../command-settings.js';
-import { definitionsToSchedule } from '../definitions-to-schedule.js';
-import { followDefinitionChanges } from '../follow-definitions.js';
-import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
-import { serveUntilSignal } from '../until-signal.js';
+import { startPawServices } from '../services/start-paw-services.js';
+import { formatInTimeZone } from '../../shared/time-zone.js';
+import { runSchedulingCommand } from '../scheduling-command.js';
 
 /**
  * `paw scheduler`: runs a scheduler replica alone (no workers), until SIGTERM or SIGINT. Any
@@ -26,28 +20,16 @@ export function schedulerCommand(): Command {
         'each fire is enqueued once. Fires missed while none ran are caught up within their\n' +
         "definition's catchUp window, or recorded as missed.",
     )
-    .action(async (options: { jobs?: string }) => {
-      const { settings } = await loadCommandSettings(options);
-      const status = (line: string): void => {
-        process.stderr.write(`paw scheduler: ${line}\n`);
-      };
-      const logger = createLogger({ level: settings.log.level, base: { component: 'scheduler' } });
-      checkOpsExposure(settings, logger);
-      const definitionSet = await definitionsToSchedule(settings, status, logger);
-      const shutdown = new Shutdown({ logger });
-
-      const metrics = commandMetrics(settings, 'scheduler');
-      await serveUntilSignal(
-        shutdown,
-        status,
-        'stopping (send the signal again to force)',
-        async () => {
+    .action((options: { jobs?: string }) =>
+      runSchedulingCommand({
+        command: 'scheduler',
+        component: 'scheduler',
+        flags: options,
+        runsWorkers: false,
+        startUp: async (context) => {
+          const { status } = context;
           const { scheduler: service, outcomes } = await startPawServices({
-            settings,
-            definitions: definitionSet,
-            logger,
-            shutdown,
-            metrics,
+            ...context,
             workers: false,
           });
           const { catchUp } = service;
@@ -62,24 +44,17 @@ export function schedulerCommand(): Command {
             .nextFires()
             .filter((entry) => entry.next !== undefined)
             .sort((a, b) => (a.next?.getTime() ?? 0) - (b.next?.getTime() ?? 0))[0];
-          // The same process context serves the ops server and follows definition changes.
-          const context = {
-            settings,
-            logger,
-            shutdown,
-            metrics,
-            definitions: definitionSet,
-            status,
+          return {
+            outcomes,
+            ready: () =>
+              status(
+                `ready (replica ${service.replica})` +
+                  (next?.next === undefined
+                    ? '; nothing to schedule'
+                    : `; next fire: ${next.definition.id} at ${formatInTimeZone(next.next, next.definition.schedule.timezone)}`),
+              ),
           };
-          await serveOps({ ...context, role: 'scheduler', outcomes });
-          followDefinitionChanges(context);
-          status(
-            `ready (replica ${service.replica})` +
-              (next?.next === undefined
-                ? '; nothing to schedule'
-                : `; next fire: ${next.definition.id} at ${formatInTimeZone(next.next, next.definition.schedule.timezone)}`),
-          );
         },
-      );
-    });
+      }),
+    );
 }

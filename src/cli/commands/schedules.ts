@@ -6,12 +6,12 @@ import {
   upcomingFires,
   type SkippedFires,
 } from '../../definitions/upcoming-fires.js';
-import { formatInTimeZone } from '../../time/time-zone.js';
+import { formatInTimeZone } from '../../shared/time-zone.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { positiveInteger } from '../option-parsers.js';
-import { renderTable } from '../../terminal/table.js';
+import { renderTable } from '../output/table.js';
 import type { Settings } from '../../config/settings-schema.js';
-import { RedisUnavailableError } from '../../queue/redis-connection.js';
+import { RedisUnavailableError } from '../../redis/redis-connection.js';
 import { SchedulePauses, type SchedulePause } from '../../scheduler/schedule-pauses.js';
 import { withCommandRedis } from '../redis-session.js';
 import { pauseCommand, unpauseCommand } from './schedule-pause.js';

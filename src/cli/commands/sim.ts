@@ -1,14 +1,14 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { UsageError } from '../../errors/usage-error.js';
-import { writePrivateFileAtomically } from '../../fs/write-private-file.js';
-import { Shutdown } from '../../lifecycle/shutdown.js';
-import { createLogger } from '../../log/logger.js';
+import { UsageError } from '../../shared/usage-error.js';
+import { writePrivateFileAtomically } from '../../shared/write-private-file.js';
+import { Shutdown } from '../../shared/shutdown.js';
+import { createLogger } from '../../shared/logger.js';
 import { faultsSchema } from '../../simulator/fault-rules.js';
 import { simulatorOptionsSchema, type SimulatorOptions } from '../../simulator/options.js';
 import { REST_LAYOUTS } from '../../simulator/rest-layouts.js';
 import { SIM_VOCABULARIES } from '../../simulator/sim-vocabulary.js';
 import { startSimulator, type SimulatorHandle } from '../../simulator/simulator.js';
-import { describeIssues, readYamlFile, type YamlDocument } from '../../yaml/yaml-file.js';
+import { describeIssues, readYamlFile, type YamlDocument } from '../../shared/yaml-file.js';
 
 /** `paw sim` listens on 8080 unless told otherwise (the API's default is a free port). */
 const DEFAULT_PORT = 8080;

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../shared/usage-error.js';
 import {
   SLA_FILTER_FIELDS,
   describePause,
@@ -12,10 +12,10 @@ import {
   RETENTION_UNITS,
   type SlaDomainChanges,
 } from '../../platform/rest/sla-domains.js';
-import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
+import { printList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { collect, examples, oneOf, positiveInteger } from '../option-parsers.js';
-import { formatFields, formatTable, type Column } from '../../terminal/table.js';
-import type { Output } from '../../terminal/output.js';
+import { formatFields, formatTable, type Column } from '../output/table.js';
+import type { Output } from '../output/output.js';
 import {
   withPlatformClient,
   withPlatformOptions,
@@ -192,12 +192,7 @@ export function slaCommand(): Command {
         throw new UsageError('--filter-text needs --filter-field');
       }
       return withPlatformClient(options, async ({ client, output }) => {
-        const items = await collectList(
-          client.api.slaDomains.list(filters[0] ?? {}),
-          options,
-          output,
-        );
-        output.result(items, () => formatTable(slaColumns, items));
+        await printList(client.api.slaDomains.list(filters[0] ?? {}), slaColumns, options, output);
       });
     },
   );

@@ -1,14 +1,14 @@
 import { snapshotNote } from '../../platform/api/snapshot-note.js';
 import { Command } from 'commander';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../shared/usage-error.js';
 import type { SnapshotJob } from '../../platform/jobs/snapshot-job.js';
 import { nextPollDelay } from '../../platform/jobs/poll-delay.js';
 import { waitForSnapshotJob } from '../../platform/jobs/wait-for-snapshot-job.js';
 import type { JobPhase } from '../../platform/vocabulary/vocabulary.js';
 import { ExitCode } from '../exit-codes.js';
 import { examples, positiveSeconds } from '../option-parsers.js';
-import { ProgressLine, progressBar } from '../../terminal/progress-line.js';
-import { formatFields } from '../../terminal/table.js';
+import { ProgressLine, progressBar } from '../output/progress-line.js';
+import { formatFields } from '../output/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,

@@ -1,12 +1,7 @@
 import { Command } from 'commander';
-import { startPawServices } from '../../app/start-paw-services.js';
-import { Shutdown } from '../../lifecycle/shutdown.js';
-import { createLogger } from '../../log/logger.js';
-import { loadCommandSettings } from '../command-settings.js';
-import { definitionsToSchedule } from '../definitions-to-schedule.js';
-import { followDefinitionChanges } from '../follow-definitions.js';
-import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
-import { parseKindList, serveUntilSignal } from '../until-signal.js';
+import { startPawServices } from '../services/start-paw-services.js';
+import { runSchedulingCommand } from '../scheduling-command.js';
+import { parseKindList } from '../until-signal.js';
 
 /**
  * `paw start`: the scheduler and the workers in one process, until SIGTERM or SIGINT. The same
@@ -33,47 +28,30 @@ export function startCommand(): Command {
         'and the last valid set keeps running; runs already started finish with the definition they\n' +
         'started with.',
     )
-    .action(async (options: { jobs?: string; kinds?: string[] }) => {
-      const { settings } = await loadCommandSettings(options);
-      const status = (line: string): void => {
-        process.stderr.write(`paw start: ${line}\n`);
-      };
-      const logger = createLogger({ level: settings.log.level, base: { component: 'paw' } });
-      checkOpsExposure(settings, logger);
-      const definitionSet = await definitionsToSchedule(settings, status, logger);
-      const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
-      const metrics = commandMetrics(settings, 'start');
-      await serveUntilSignal(
-        shutdown,
-        status,
-        'stopping (send the signal again to force)',
-        async () => {
+    .action((options: { jobs?: string; kinds?: string[] }) =>
+      runSchedulingCommand({
+        command: 'start',
+        component: 'paw',
+        flags: options,
+        runsWorkers: true,
+        startUp: async (context) => {
           const { scheduler, workers, outcomes } = await startPawServices({
-            settings,
-            definitions: definitionSet,
-            logger,
-            shutdown,
-            metrics,
+            ...context,
             workers: { kinds: options.kinds },
           });
-          // The same process context serves the ops server and follows definition changes.
-          const context = {
-            settings,
-            logger,
-            shutdown,
-            metrics,
-            definitions: definitionSet,
-            status,
+          return {
+            outcomes,
+            platform: workers.platform,
+            ready: () => {
+              const { catchUp } = scheduler;
+              context.status(
+                `scheduler caught up (${catchUp.enqueued} enqueued, ${catchUp.missed} missed); ` +
+                  `workers: ${workers.kinds.join(', ')}`,
+              );
+              context.status(`ready (replica ${scheduler.replica})`);
+            },
           };
-          await serveOps({ ...context, role: 'start', platform: workers.platform, outcomes });
-          followDefinitionChanges(context);
-          const { catchUp } = scheduler;
-          status(
-            `scheduler caught up (${catchUp.enqueued} enqueued, ${catchUp.missed} missed); ` +
-              `workers: ${workers.kinds.join(', ')}`,
-          );
-          status(`ready (replica ${scheduler.replica})`);
         },
-      );
-    });
+      }),
+    );
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { checkDefinitions, checkOptionsFrom } from '../../definitions/load-definitions.js';
 import { displayPath, formatProblem } from '../../definitions/definition-problem.js';
-import { CronSchedule } from '../../cron/cron-schedule.js';
+import { CronSchedule } from '../../definitions/schedule/cron-schedule.js';
 import { ExitCode } from '../exit-codes.js';
 import { loadCommandSettings } from '../command-settings.js';
 

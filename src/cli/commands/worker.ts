@@ -1,10 +1,9 @@
 import { Command } from 'commander';
-import { openProcessOutcomes } from '../../app/open-outcomes.js';
-import { Shutdown } from '../../lifecycle/shutdown.js';
-import { createLogger } from '../../log/logger.js';
-import { startWorkerService } from '../../worker/worker-service.js';
-import { loadCommandSettings } from '../command-settings.js';
-import { checkOpsExposure, commandMetrics, serveOps } from '../serve-ops.js';
+import { openProcessOutcomes } from '../services/open-outcomes.js';
+import { Shutdown } from '../../shared/shutdown.js';
+import { startWorkerService } from '../services/worker-service.js';
+import { openLongRunningCommand } from '../long-running-command.js';
+import { commandMetrics, serveOps } from '../serve-ops.js';
 import { parseKindList, serveUntilSignal } from '../until-signal.js';
 
 /**
@@ -30,12 +29,7 @@ export function workerCommand(): Command {
         'under platform.requestsPerSecond, and a 429 seen by one slows them all.',
     )
     .action(async (options: { kinds?: string[] }) => {
-      const { settings } = await loadCommandSettings();
-      const status = (line: string): void => {
-        process.stderr.write(`paw worker: ${line}\n`);
-      };
-      const logger = createLogger({ level: settings.log.level, base: { component: 'worker' } });
-      checkOpsExposure(settings, logger);
+      const { settings, status, logger } = await openLongRunningCommand('worker', 'worker');
       const shutdown = new Shutdown({ logger, graceMs: settings.worker.shutdownGraceMs });
       const metrics = commandMetrics(settings, 'worker');
       await serveUntilSignal(

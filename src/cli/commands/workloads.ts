@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { Snapshot } from '../../platform/records/snapshot.js';
 import type { Workload } from '../../platform/records/workload.js';
-import { collectList, withListLimit, type ListLimitOptions } from '../list-limit.js';
+import { printList, withListLimit, type ListLimitOptions } from '../list-limit.js';
 import { examples } from '../option-parsers.js';
-import { formatFields, formatTable, type Column } from '../../terminal/table.js';
+import { formatFields, type Column } from '../output/table.js';
 import {
   withPlatformClient,
   withPlatformOptions,
@@ -67,8 +67,7 @@ export function workloadsCommand(): Command {
           clusterId: options.cluster,
           slaDomainId: options.sla,
         });
-        const items = await collectList(list, options, output);
-        output.result(items, () => formatTable(workloadColumns, items));
+        await printList(list, workloadColumns, options, output);
       }),
   );
 
@@ -108,8 +107,7 @@ export function workloadsCommand(): Command {
     ),
   ).action((workloadId: string, options: PlatformCommandOptions & ListLimitOptions) =>
     withPlatformClient(options, async ({ client, output }) => {
-      const items = await collectList(client.api.workloads.snapshots(workloadId), options, output);
-      output.result(items, () => formatTable(snapshotColumns, items));
+      await printList(client.api.workloads.snapshots(workloadId), snapshotColumns, options, output);
     }),
   );
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
-import { FileTooLargeError, readCappedFileSync } from '../../fs/read-capped-file.js';
-import { UsageError } from '../../errors/usage-error.js';
-import type { Logger } from '../../log/logger.js';
+import { FileTooLargeError, readCappedFileSync } from '../../shared/read-capped-file.js';
+import { UsageError } from '../../shared/usage-error.js';
+import type { Logger } from '../../shared/logger.js';
 import type { NamedSecret, ParsedCredentials } from './credential-lines.js';
 
 const FIX =

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Settings } from '../../config/settings-schema.js';
-import { UsageError } from '../../errors/usage-error.js';
-import type { Logger } from '../../log/logger.js';
-import { isLoopback } from '../../net/loopback.js';
+import { UsageError } from '../../shared/usage-error.js';
+import type { Logger } from '../../shared/logger.js';
+import { isLoopback } from '../../shared/loopback.js';
 import { BoundedWork } from './bounded-work.js';
 import { CredentialFile } from './credential-file.js';
 import {

@@ -55,6 +55,19 @@ figure.picture figcaption { font-size: .8rem; }
 .key.in-flight::before { background: var(--muted); height: 2px; vertical-align: 3px; }
 .key.rate-limited::before { background: #8e24aa; }
 .key.paused::before { background: #1565c0; opacity: .6; }
+.coverage h3 { font-size: 1rem; margin: 1rem 0 .3rem; }
+.coverage-legend .legend-entry { margin-right: 1rem; white-space: nowrap; }
+td.marks { white-space: nowrap; }
+a.mark, span.mark { display: inline-block; width: 1.1rem; height: 1.1rem; margin-right: 2px; border-radius: 2px; text-align: center; line-height: 1.1rem; font-size: .75rem; font-weight: 700; text-decoration: none; color: #fff; vertical-align: middle; }
+.mark.mark-succeeded { background: var(--ok); }
+.mark.mark-failed, .mark.mark-timed-out { background: var(--bad); }
+.mark.mark-canceled { background: #b45309; }
+.mark.mark-skipped { background: #5f6b7a; }
+.mark.mark-queued, .mark.mark-running { background: #1565c0; }
+.mark.mark-absent { background: transparent; color: var(--muted); box-shadow: inset 0 0 0 1px #8888; }
+a.mark:hover, a.mark:focus { outline: 2px solid currentColor; outline-offset: 1px; }
+th a[aria-current] { font-weight: 700; text-decoration: none; }
+th a[aria-current]::after { content: " ▾"; }
 form.retry { margin: .4rem 0; display: flex; gap: .5rem; align-items: baseline; flex-wrap: wrap; }
 form.retry input { min-width: 18rem; }
 form.retry output.failed { color: var(--bad); }

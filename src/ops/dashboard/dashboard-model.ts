@@ -3,7 +3,7 @@ import type { JobDefinition } from '../../definitions/job-definition.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
-import { CronSchedule } from '../../cron/cron-schedule.js';
+import { CronSchedule } from '../../definitions/schedule/cron-schedule.js';
 import type { SchedulePause, SchedulePauses } from '../../scheduler/schedule-pauses.js';
 import { QUEUE_STATES } from '../metrics/queue-metrics.js';
 import { describeWebhook } from '../notify/webhook-address.js';

@@ -35,29 +35,53 @@ const BAD_RUN_STATUSES = new Set(['failed', 'timed-out', 'canceled', 'missed']);
 
 /** The whole page: server-rendered, so it works without JavaScript; the script refreshes it. */
 export function renderDashboardPage(model: DashboardModel, context: PageContext): string {
+  return renderPage(context, {
+    title: 'paw dashboard',
+    generatedAt: model.generatedAt,
+    refreshing: true,
+    content: renderDashboardContent(model, context),
+  });
+}
+
+/**
+ * A page of the dashboard: its header and navigation (each view linked from every page), and
+ * `content`. Only a refreshing page loads the script, which replaces `#content` with the
+ * dashboard's.
+ */
+export function renderPage(
+  context: PageContext,
+  page: {
+    readonly title: string;
+    readonly generatedAt: string;
+    readonly refreshing: boolean;
+    readonly content: SafeHtml;
+  },
+): string {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>paw dashboard</title>
+        <title>${page.title}</title>
         <link rel="stylesheet" href="/dashboard.css" />
-        <script src="/dashboard.js" defer></script>
+        ${page.refreshing ? html`<script src="/dashboard.js" defer></script>` : ''}
       </head>
       <body data-refresh-seconds="${context.refreshSeconds}">
         <header>
           <h1>paw</h1>
           <span class="muted">${context.role} · v${context.version}</span>
           <nav>
+            <a href="/">Dashboard</a>
+            <a href="/coverage">Coverage</a>
             ${context.queuesUi ? html`<a href="/queues">Queues (bull-board)</a>` : ''}
             <a href="/metrics">Metrics</a>
             <a href="/api/dashboard">JSON</a>
           </nav>
           <span id="refresh-status" class="muted" role="status"
-            >updated ${formatTime(model.generatedAt)}</span
+            >updated ${formatTime(page.generatedAt)}</span
           >
         </header>
-        <main id="content">${renderDashboardContent(model, context)}</main>
+        <main id="content">${page.content}</main>
       </body>
     </html> `.text;
 }
@@ -332,7 +356,7 @@ function statusBadge(status: string): SafeHtml {
   return html`<span class="badge status-${status}">${status}</span>`;
 }
 
-function formatTime(iso: string): string {
+export function formatTime(iso: string): string {
   return iso.replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
 }
 

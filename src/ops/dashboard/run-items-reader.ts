@@ -80,7 +80,7 @@ export class RunItemsReader {
         itemKeys.add(member);
       }
     } while (cursor !== '0' && itemKeys.size < limit);
-    return this.getItems(runId, [...itemKeys]);
+    return this.byKeys(runId, [...itemKeys]);
   }
 
   /**
@@ -112,7 +112,8 @@ export class RunItemsReader {
     return { items: [...items.values()], complete: cursor === '0' && !leftOut };
   }
 
-  private async getItems(runId: string, itemKeys: readonly string[]): Promise<ItemRecord[]> {
+  /** The items of `runId` with these keys (one HMGET: keep the list bounded); absent ones left out. */
+  async byKeys(runId: string, itemKeys: readonly string[]): Promise<ItemRecord[]> {
     if (itemKeys.length === 0) return [];
     const values = await this.redis.hmget(this.keys.items(runId), ...itemKeys);
     const items: ItemRecord[] = [];

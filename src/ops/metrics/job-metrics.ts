@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { JobObserver } from '../../worker/job-observer.js';
+import type { JobObserver } from '../../queue/workers/job-observer.js';
 
 /** Processor calls: a poll step takes milliseconds, a run that resolves thousands of workloads minutes. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];

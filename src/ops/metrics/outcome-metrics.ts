@@ -49,7 +49,7 @@ export class OutcomeMetrics {
     });
   }
 
-  /** The observer to give the worker's `OutcomeStore`. */
+  /** The observer to give the worker's `Outcomes` (its runs and items). */
   observer(): OutcomeObserver {
     return {
       runFinished: (run) => {

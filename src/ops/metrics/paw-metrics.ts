@@ -1,4 +1,5 @@
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { CoverageMetrics } from './coverage-metrics.js';
 import { DefinitionMetrics } from './definition-metrics.js';
 import { JobMetrics } from './job-metrics.js';
 import { NotificationMetrics } from './notification-metrics.js';
@@ -25,6 +26,7 @@ export class PawMetrics {
   readonly queues: QueueMetrics;
   readonly notifications: NotificationMetrics;
   readonly definitions: DefinitionMetrics;
+  readonly coverage: CoverageMetrics;
 
   /**
    * @param labels added to every metric (e.g. `{ role: 'worker' }`).
@@ -62,6 +64,7 @@ export class PawMetrics {
     this.queues = new QueueMetrics(this.registry);
     this.notifications = new NotificationMetrics(this.registry);
     this.definitions = new DefinitionMetrics(this.registry);
+    this.coverage = new CoverageMetrics(this.registry);
   }
 
   /** The Prometheus text exposition of every metric. */

@@ -1,24 +1,25 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { Settings } from '../../config/settings-schema.js';
 import type { DefinitionSet } from '../../definitions/definition-set.js';
 import type { JobDefinition } from '../../definitions/job-definition.js';
-import type { Shutdown } from '../../lifecycle/shutdown.js';
-import type { Logger } from '../../log/logger.js';
+import type { Shutdown } from '../../shared/shutdown.js';
+import type { Logger } from '../../shared/logger.js';
 import { createBackoffStrategy } from '../../queue/backoff.js';
 import { Outcomes } from '../../outcomes/outcomes.js';
-import { openShutdownConnection } from '../../queue/redis-connection.js';
+import { openSubsystemConnection } from '../../redis/redis-connection.js';
 import type { NotificationResult } from '../metrics/notification-metrics.js';
 import {
   NOTIFY_QUEUE_NAME,
   type NotificationProducer,
   type NotifyJobData,
-} from './notification-queue.js';
-import { notificationProducerOn } from './open-notification-producer.js';
+} from '../../queue/notifications/notification-queue.js';
+import { notificationProducerOn } from '../../queue/notifications/open-notification-producer.js';
 import { RunNotifier } from './run-notifier.js';
 import { WebhookDeliveryError, WebhookSender } from './webhook-sender.js';
-import { toJobError } from '../../processing/job-failure.js';
-import { failureVerdict } from '../../processing/settle-failure.js';
-import { attemptNumber } from '../../processing/step-job.js';
+import { toJobError } from '../../job-kinds/job-failure.js';
+import { failureVerdict } from '../../job-kinds/settle-failure.js';
+import { attemptNumber } from '../../queue/step-job.js';
+import { QueueWorkers } from '../../queue/workers/queue-workers.js';
 
 export interface NotificationServiceOptions {
   readonly settings: Settings;
@@ -50,12 +51,12 @@ export async function startNotificationService(
   options: NotificationServiceOptions,
 ): Promise<NotificationService> {
   const { settings, shutdown } = options;
-  const logger = options.logger.child({ subsystem: 'notifications' });
-  const redis = await openShutdownConnection(settings.redis, 'worker', {
-    name: 'notifications',
-    logger,
-    shutdown,
-  });
+  const { redis, logger } = await openSubsystemConnection(
+    options,
+    'notifications',
+    'worker',
+    'notifications',
+  );
   const producer =
     options.producer ?? notificationProducerOn(redis, { settings, logger, shutdown });
   const notifier = new RunNotifier({
@@ -78,11 +79,15 @@ export async function startNotificationService(
     }
   };
 
-  const worker = new Worker<NotifyJobData>(
-    NOTIFY_QUEUE_NAME,
-    async (job: Job<NotifyJobData>) => {
+  const workers = new QueueWorkers(logger);
+  workers.add<NotifyJobData>({
+    queueName: NOTIFY_QUEUE_NAME,
+    processor: async (job: Job<NotifyJobData>) => {
       try {
-        const result = await notifier.notify(job.data.runId);
+        const result =
+          'digest' in job.data
+            ? await notifier.sendDigest(job.data.digest)
+            : await notifier.notify(job.data.runId);
         report(result);
         return result;
       } catch (error) {
@@ -95,14 +100,20 @@ export async function startNotificationService(
         const givingUp = failureVerdict(job, failure) === 'fail';
         report(givingUp ? 'gave-up' : 'failed');
         logger.warn(
-          { runId: job.data.runId, attempt: attemptNumber(job), err: { message } },
-          givingUp ? 'giving up on a run summary' : 'could not send a run summary; will retry',
+          {
+            ...('digest' in job.data
+              ? { definitionId: job.data.digest.definitionId, day: job.data.digest.day }
+              : { runId: job.data.runId }),
+            attempt: attemptNumber(job),
+            err: { message },
+          },
+          givingUp ? 'giving up on a notification' : 'could not send a notification; will retry',
         );
         // Only paw's own messages (which name the webhook's host at most) reach BullMQ's record.
         throw givingUp ? toJobError(failure) : failure;
       }
     },
-    {
+    options: {
       connection: redis,
       prefix: settings.redis.prefix,
       concurrency: 1,
@@ -113,11 +124,9 @@ export async function startNotificationService(
         }),
       },
     },
-  );
-  worker.on('error', (error) => {
-    logger.error({ err: { message: error.message } }, 'notification worker error');
+    fields: { queue: NOTIFY_QUEUE_NAME },
   });
-  shutdown.add('notification worker', () => worker.close());
-  await worker.waitUntilReady();
+  workers.drainOnShutdown(shutdown, 'notification worker');
+  await workers.start();
   return { producer };
 }

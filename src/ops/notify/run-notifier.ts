@@ -3,11 +3,13 @@ import type { Settings } from '../../config/settings-schema.js';
 import { DefinitionSet } from '../../definitions/definition-set.js';
 import type { JobDefinition } from '../../definitions/job-definition.js';
 import { FAILURE_STATUSES } from '../../definitions/notify-schema.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../shared/logger.js';
 import type { Outcomes } from '../../outcomes/outcomes.js';
 import type { ItemRecord } from '../../outcomes/outcome-records.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
 import type { NotificationResult } from '../metrics/notification-metrics.js';
+import type { DigestJobData } from '../../queue/notifications/notification-queue.js';
+import { digestSlackMessage, type CoverageDigest } from './coverage-digest.js';
 import { buildRunSummary, slackMessage } from './run-summary.js';
 import { describeWebhook } from './webhook-address.js';
 import type { WebhookSender } from './webhook-sender.js';
@@ -51,7 +53,7 @@ export class RunNotifier {
    */
   async notify(runId: string): Promise<NotificationResult> {
     const { logger, settings } = this.options;
-    const run = await this.options.outcomes.store.getRun(runId);
+    const run = await this.options.outcomes.runs.get(runId);
     if (run === undefined) {
       logger.debug({ runId }, 'notification of a run that no longer exists: nothing to send');
       return 'not-needed';
@@ -78,20 +80,49 @@ export class RunNotifier {
     const summary = buildRunSummary(run, failures, failureTotal);
     const body = webhook.format === 'slack' ? slackMessage(summary) : summary;
 
-    const target = await this.options.sender.resolveUrl(webhook);
-    const status = await this.options.sender.post(target, body, {
-      'x-paw-delivery': summary.deliveryId,
-    });
-    await this.options.redis.set(
-      sentKey,
-      String(Date.now()),
-      'EX',
-      settings.outcomes.retentionDays * 86_400,
-    );
+    const status = await this.deliver(webhook, body, summary.deliveryId, sentKey);
     logger.info(
       { runId, runStatus: run.status, webhook: describeWebhook(webhook), status },
       'run summary sent',
     );
     return 'sent';
+  }
+
+  /**
+   * Sends a definition's morning digest (built where coverage is computed:
+   * src/ops/notify/coverage-digests.ts), once: marked like a run summary, under
+   * `<prefix>:notifications:sent:digest:<definitionId>:<day>`.
+   */
+  async sendDigest(data: DigestJobData): Promise<NotificationResult> {
+    const webhook = this.definitions.lastKnown(data.definitionId)?.notify?.webhook;
+    if (webhook === undefined) return 'not-configured';
+    const sentKey = `${this.options.settings.redis.prefix}:notifications:sent:digest:${data.definitionId}:${data.day}`;
+    if ((await this.options.redis.exists(sentKey)) === 1) return 'already-sent';
+    const digest = data.body as unknown as CoverageDigest;
+    const body = webhook.format === 'slack' ? digestSlackMessage(digest) : digest;
+    const status = await this.deliver(webhook, body, digest.deliveryId, sentKey);
+    this.options.logger.info(
+      { definitionId: data.definitionId, day: data.day, webhook: describeWebhook(webhook), status },
+      'coverage digest sent',
+    );
+    return 'sent';
+  }
+
+  /** Posts `body`, then marks it sent for the outcome retention. */
+  private async deliver(
+    webhook: NonNullable<NonNullable<JobDefinition['notify']>['webhook']>,
+    body: unknown,
+    deliveryId: string,
+    sentKey: string,
+  ): Promise<number> {
+    const target = await this.options.sender.resolveUrl(webhook);
+    const status = await this.options.sender.post(target, body, { 'x-paw-delivery': deliveryId });
+    await this.options.redis.set(
+      sentKey,
+      String(Date.now()),
+      'EX',
+      this.options.settings.outcomes.retentionDays * 86_400,
+    );
+    return status;
   }
 }

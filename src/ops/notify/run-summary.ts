@@ -128,7 +128,7 @@ export function slackMessage(summary: RunSummary): { text: string } {
 }
 
 /** Slack reads `&`, `<` and `>` as markup (links, mentions): escape them in text from outside. */
-function slackEscape(text: string): string {
+export function slackEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -2,8 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import type { WebhookSettings } from '../../definitions/notify-schema.js';
-import { FileTooLargeError, readCappedFile } from '../../fs/read-capped-file.js';
-import { internalAddressKind } from '../../net/internal-address.js';
+import { FileTooLargeError, readCappedFile } from '../../shared/read-capped-file.js';
+import { internalAddressKind } from '../../shared/internal-address.js';
 import { redactWebhookUrl } from './webhook-address.js';
 
 /** A delivery that did not work. Its message names the host only, never the path or query. */

@@ -8,7 +8,7 @@ import type { SlaDomain, SlaDomainFilter } from '../records/sla-domain.js';
 import type { Snapshot } from '../records/snapshot.js';
 import type { Workload, WorkloadFilters } from '../records/workload.js';
 import type { Vocabulary } from '../vocabulary/vocabulary.js';
-import type { PlatformApiKind } from '../../platform-defaults/platform-apis.js';
+import type { PlatformApiKind } from '../defaults/platform-apis.js';
 
 /**
  * What paw's jobs and commands need from the platform, the same through the task-based REST
@@ -31,6 +31,13 @@ export interface SnapshotTrigger {
   readonly tracking: SnapshotTracking;
 }
 
+/** How an on-demand snapshot is taken: see {@link WorkloadOperations.takeSnapshot}. */
+export interface TakeSnapshotOptions {
+  readonly slaDomainId?: string | undefined;
+  readonly note?: string | undefined;
+  readonly signal?: AbortSignal;
+}
+
 export interface WorkloadOperations {
   list(filters?: WorkloadFilters, signal?: AbortSignal): Paginated<Workload>;
   get(workloadId: string, signal?: AbortSignal): Promise<Workload>;
@@ -44,14 +51,7 @@ export interface WorkloadOperations {
    * a failure that may have reached the platform: a repeated trigger is a second snapshot.
    * `note` goes where the platform keeps who took a snapshot and why (GraphQL's `userNote`).
    */
-  takeSnapshot(
-    workload: Workload,
-    options?: {
-      readonly slaDomainId?: string | undefined;
-      readonly note?: string | undefined;
-      readonly signal?: AbortSignal;
-    },
-  ): Promise<SnapshotTrigger>;
+  takeSnapshot(workload: Workload, options?: TakeSnapshotOptions): Promise<SnapshotTrigger>;
   /** The current state of a tracked snapshot job (or activity). */
   readSnapshotJob(tracking: SnapshotTracking, signal?: AbortSignal): Promise<SnapshotJob>;
   /**

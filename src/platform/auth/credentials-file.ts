@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { Secret } from '../../config/secret.js';
-import { UsageError } from '../../errors/usage-error.js';
-import { readCappedFile, type FileCap } from '../../fs/read-capped-file.js';
+import { UsageError } from '../../shared/usage-error.js';
+import { readNamedFile, type FileCap } from '../../shared/read-capped-file.js';
 import {
   writePrivateFileAtomically,
   type PrivateWriteOptions,
-} from '../../fs/write-private-file.js';
+} from '../../shared/write-private-file.js';
 
 /** The path every platform token endpoint has; `{base_url}` is what comes before it. */
 export const TOKEN_ENDPOINT_PATH = '/api/client_token';
@@ -41,19 +41,11 @@ const CREDENTIALS_FILE_CAP: FileCap = { maxBytes: 64 * 1024, what: 'a credential
  * the fix; none repeats the secret.
  */
 export async function readCredentialsFile(file: string): Promise<ServiceAccountCredentials> {
-  let text: string;
-  try {
-    text = await readCappedFile(file, CREDENTIALS_FILE_CAP);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === 'ENOENT'
-        ? `${file}: no such credentials file; download one from the platform's service-account page, or write one with \`paw sim --credentials-out\``
-        : `${file}: the credentials file cannot be read (${code ?? 'error'})`,
-      { cause: error },
-    );
-  }
+  const text = await readNamedFile(file, CREDENTIALS_FILE_CAP, (code) =>
+    code === 'ENOENT'
+      ? `${file}: no such credentials file; download one from the platform's service-account page, or write one with \`paw sim --credentials-out\``
+      : `${file}: the credentials file cannot be read (${code ?? 'error'})`,
+  );
   let json: unknown;
   try {
     json = JSON.parse(text);

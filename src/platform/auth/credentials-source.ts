@@ -1,5 +1,5 @@
 import type { Settings } from '../../config/settings-schema.js';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../shared/usage-error.js';
 import { appendPath } from '../http/append-path.js';
 import { assertTransportSecurity } from '../http/origin-guard.js';
 import {

@@ -1,5 +1,5 @@
 import type { Secret } from '../../config/secret.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../shared/logger.js';
 import { abortable } from '../http/abortable.js';
 import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
 import { AuthenticationError } from '../http/platform-errors.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { Secret } from '../../config/secret.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../shared/logger.js';
 import { abortable } from '../http/abortable.js';
 import { appendPath } from '../http/append-path.js';
 import { errorFromResponse } from '../http/error-factory.js';
@@ -14,7 +14,7 @@ import {
   isPlatformError,
   type PlatformError,
 } from '../http/platform-errors.js';
-import type { HttpMethod } from '../../platform-defaults/default-routes.js';
+import type { HttpMethod } from '../defaults/default-routes.js';
 import { PAT_MINIMUM_VERSION, supportsPersonalAccessTokens } from './cluster-version.js';
 import { clusterVersionSchema, sessionResponseSchema } from './session-response.js';
 

@@ -7,13 +7,13 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { z } from 'zod';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../shared/logger.js';
 import { appendPath } from '../http/append-path.js';
-import { errorFromStatus, malformedResponse } from '../http/error-factory.js';
+import { errorFromStatus } from '../http/error-factory.js';
 import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
 import type { AnswerSize } from '../http/answer-limits.js';
 import type { IncomingResponse } from '../http/http-transport.js';
-import { readAnswerJson } from '../http/parse-json-body.js';
+import { malformedAnswer, readAnswerJson } from '../http/parse-json-body.js';
 import { UnavailableError, type PlatformError } from '../http/platform-errors.js';
 import { fieldsOf } from '../rest/envelope.js';
 import { AnswerMismatch, decodeAnswer, type SkippedRow } from './decode-answer.js';
@@ -111,19 +111,10 @@ export class GraphqlClient {
     variables: Variables,
     signal?: AbortSignal,
   ): Promise<Result> {
-    const { operationName, kind, text } = documentFacts(document);
-    const { data, skipped } = await this.options.http.call({
-      operation: operationName,
-      method: 'POST',
-      route: `${GRAPHQL_PATH} ${operationName}`,
-      url: appendPath(this.options.baseUrl, GRAPHQL_PATH),
-      allowedOrigin: this.options.baseUrl.origin,
-      idempotent: kind === 'query',
+    const { operationName, kind } = documentFacts(document);
+    const { data, skipped } = await this.post(document, variables, {
       // A query may read a page of a list; a mutation answers about one object.
       answer: kind === 'query' ? 'page' : 'single',
-      gated: true,
-      authorization: this.options.authorization,
-      body: { json: { query: text, variables, operationName } },
       signal,
       parse: (response) => parseGraphqlResponse(response, document, operationName),
     });
@@ -145,6 +136,27 @@ export class GraphqlClient {
       readonly signal?: AbortSignal | undefined;
     } = {},
   ): Promise<unknown> {
+    const { operationName } = documentFacts(document);
+    return this.post(document, variables, {
+      answer: options.answer ?? 'single',
+      signal: options.signal,
+      parse: (response) => graphqlData(response, operationName),
+    });
+  }
+
+  /**
+   * Posts `document` with `variables` to the endpoint, with the platform token, through the
+   * request gate; a query may be repeated after a transient failure, a mutation never.
+   */
+  private post<T>(
+    document: DocumentNode,
+    variables: unknown,
+    options: {
+      readonly answer: AnswerSize;
+      readonly signal: AbortSignal | undefined;
+      readonly parse: (response: IncomingResponse) => T;
+    },
+  ): Promise<T> {
     const { operationName, kind, text } = documentFacts(document);
     return this.options.http.call({
       operation: operationName,
@@ -153,12 +165,12 @@ export class GraphqlClient {
       url: appendPath(this.options.baseUrl, GRAPHQL_PATH),
       allowedOrigin: this.options.baseUrl.origin,
       idempotent: kind === 'query',
+      answer: options.answer,
       gated: true,
       authorization: this.options.authorization,
-      answer: options.answer ?? 'single',
       body: { json: { query: text, variables, operationName } },
       signal: options.signal,
-      parse: (response) => graphqlData(response, operationName),
+      parse: options.parse,
     });
   }
 
@@ -185,13 +197,11 @@ function parseGraphqlResponse(
     return decodeAnswer(platformSchema(), document, data);
   } catch (error) {
     if (!(error instanceof AnswerMismatch)) throw error;
-    throw malformedResponse({
-      operation: name,
-      status: response.status,
-      problem: `the answer does not fit the published schema: ${error.message}`,
-      notJson: false,
-      requestId: response.requestId,
-    });
+    throw malformedAnswer(
+      response,
+      name,
+      `the answer does not fit the published schema: ${error.message}`,
+    );
   }
 }
 
@@ -199,13 +209,7 @@ function parseGraphqlResponse(
 function graphqlData(response: IncomingResponse, name: string): unknown {
   const parsed = responseSchema.safeParse(readAnswerJson(response, name));
   if (!parsed.success) {
-    throw malformedResponse({
-      operation: name,
-      status: response.status,
-      problem: `not a GraphQL response (${fieldsOf(parsed.error)})`,
-      notJson: false,
-      requestId: response.requestId,
-    });
+    throw malformedAnswer(response, name, `not a GraphQL response (${fieldsOf(parsed.error)})`);
   }
   const [first] = parsed.data.errors ?? [];
   if (first !== undefined) throw errorFromGraphql(name, first, response.requestId);

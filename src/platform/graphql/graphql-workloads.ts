@@ -1,5 +1,9 @@
 import type { VariablesOf } from 'gql.tada';
-import type { SnapshotTrigger, WorkloadOperations } from '../api/platform-api.js';
+import type {
+  SnapshotTrigger,
+  TakeSnapshotOptions,
+  WorkloadOperations,
+} from '../api/platform-api.js';
 import { InvalidRequestError, NotFoundError } from '../http/platform-errors.js';
 import { activityJob } from '../jobs/activity-job.js';
 import { hasEnded } from '../jobs/job-status.js';
@@ -10,7 +14,7 @@ import {
   type OnDemandWindow,
 } from '../jobs/on-demand-evidence.js';
 import { toSnapshotJob, type SnapshotJob, type SnapshotJobRecord } from '../jobs/snapshot-job.js';
-import type { SnapshotTracking } from '../jobs/snapshot-tracking.js';
+import { jobTracking, type SnapshotTracking } from '../jobs/snapshot-tracking.js';
 import type { Paginated } from '../pagination/paginated.js';
 import type { Snapshot } from '../records/snapshot.js';
 import type { Workload, WorkloadFilters } from '../records/workload.js';
@@ -120,11 +124,7 @@ export class GraphqlWorkloads implements WorkloadOperations {
 
   async takeSnapshot(
     workload: Workload,
-    options: {
-      readonly slaDomainId?: string | undefined;
-      readonly note?: string | undefined;
-      readonly signal?: AbortSignal;
-    } = {},
+    options: TakeSnapshotOptions = {},
   ): Promise<SnapshotTrigger> {
     const decision = snapshotToTrigger(this.vocabulary, workload);
     if (decision.onDemandSnapshot === undefined) {
@@ -163,16 +163,7 @@ export class GraphqlWorkloads implements WorkloadOperations {
             )
           ).createOnDemandMssqlBackup;
     const job = this.toJob(record);
-    return {
-      job,
-      tracking: {
-        via: 'job',
-        workloadId: workload.id,
-        jobId: job.id,
-        clusterId: workload.clusterId,
-        onDemandSnapshot: decision.onDemandSnapshot,
-      },
-    };
+    return { job, tracking: jobTracking(workload, job.id, decision.onDemandSnapshot) };
   }
 
   async readSnapshotJob(tracking: SnapshotTracking, signal?: AbortSignal): Promise<SnapshotJob> {

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Secret } from '../../config/secret.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../shared/logger.js';
 import { safelyNotify, type PlatformObserver } from '../platform-observer.js';
-import type { HttpMethod } from '../../platform-defaults/default-routes.js';
-import { jitteredBackoff } from '../../time/backoff.js';
+import type { HttpMethod } from '../defaults/default-routes.js';
+import { jitteredBackoff } from '../../shared/backoff.js';
 import { AnswerBytes, type AnswerSize } from './answer-limits.js';
 import { errorFromResponse } from './error-factory.js';
 import type { HttpTransport, IncomingResponse } from './http-transport.js';
@@ -11,7 +11,7 @@ import { isSafeToRepeat } from './is-retryable.js';
 import { assertSameOrigin } from './origin-guard.js';
 import { AuthenticationError, isPlatformError, type PlatformError } from './platform-errors.js';
 import { redactUrl } from './redaction.js';
-import type { RequestGate } from './request-gate.js';
+import type { RequestGate } from '../rate-limit/request-gate.js';
 
 /** Where a call gets its bearer token, and where it reports one the server refused. */
 export interface BearerAuthorization {

@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
-import type { HttpMethod } from '../../platform-defaults/default-routes.js';
-import { describeSize } from '../../text/describe-size.js';
+import type { HttpMethod } from '../defaults/default-routes.js';
+import { describeSize } from '../../shared/describe-size.js';
 import { errorFromTransport, oversizedResponse } from './error-factory.js';
 import {
   AnswerTooLargeError,

@@ -1,5 +1,5 @@
-import { UsageError } from '../../errors/usage-error.js';
-import { isLoopback } from '../../net/loopback.js';
+import { UsageError } from '../../shared/usage-error.js';
+import { isLoopback } from '../../shared/loopback.js';
 import { appendPath } from './append-path.js';
 import { ForeignOriginError, ProtocolError } from './platform-errors.js';
 
@@ -19,15 +19,15 @@ export function assertSameOrigin(url: URL, allowedOrigin: string, operation: str
   }
 }
 
-/**
- * Resolves a link the platform returned (absolute, or relative to `{base_url}`). A relative link
- * is appended to `{base_url}`, path prefix included; a protocol-relative one (`//host/...`) is
- * resolved like a browser would, and so lands on its own origin for the guard to refuse.
- */
-export function resolvePlatformLink(link: string, baseUrl: URL, operation: string): URL {
+/** Whether a link the platform returned names its own scheme (or host): `https://…`, `//host/…`. */
+export function isAbsoluteLink(link: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('//');
+}
+
+/** The URL `resolve` makes of a link the platform returned; one that is no URL is its fault. */
+export function linkUrl(operation: string, resolve: () => URL): URL {
   try {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('//')) return new URL(link, baseUrl);
-    return appendPath(baseUrl, link);
+    return resolve();
   } catch {
     throw new ProtocolError({
       operation,
@@ -36,6 +36,17 @@ export function resolvePlatformLink(link: string, baseUrl: URL, operation: strin
       mayHaveTakenEffect: true,
     });
   }
+}
+
+/**
+ * Resolves a link the platform returned (absolute, or relative to `{base_url}`). A relative link
+ * is appended to `{base_url}`, path prefix included; a protocol-relative one (`//host/...`) is
+ * resolved like a browser would, and so lands on its own origin for the guard to refuse.
+ */
+export function resolvePlatformLink(link: string, baseUrl: URL, operation: string): URL {
+  return linkUrl(operation, () =>
+    isAbsoluteLink(link) ? new URL(link, baseUrl) : appendPath(baseUrl, link),
+  );
 }
 
 /**

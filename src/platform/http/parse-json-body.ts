@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { answerCostProblem } from './answer-limits.js';
 import { malformedResponse, oversizedResponse } from './error-factory.js';
+import type { ProtocolError } from './platform-errors.js';
 import type { IncomingResponse } from './http-transport.js';
 
 /**
@@ -17,13 +18,11 @@ export function parseJsonBody<S extends z.ZodType>(
     const fields = parsed.error.issues.map(
       (issue) => `${issue.path.join('.') || '(body)'}: ${issue.code}`,
     );
-    throw malformedResponse({
+    throw malformedAnswer(
+      response,
       operation,
-      status: response.status,
-      problem: `unexpected body (${[...new Set(fields)].slice(0, 5).join('; ')})`,
-      notJson: false,
-      requestId: response.requestId,
-    });
+      `unexpected body (${[...new Set(fields)].slice(0, 5).join('; ')})`,
+    );
   }
   return parsed.data;
 }
@@ -46,12 +45,25 @@ export function readAnswerJson(response: IncomingResponse, operation: string): u
   try {
     return JSON.parse(response.body) as unknown;
   } catch {
-    throw malformedResponse({
-      operation,
-      status: response.status,
-      problem: 'the body is not JSON',
-      notJson: true,
-      requestId: response.requestId,
-    });
+    throw malformedAnswer(response, operation, 'the body is not JSON', true);
   }
+}
+
+/**
+ * The error of a 2xx answer `operation` cannot use (see {@link malformedResponse}): `problem`
+ * names what is wrong, never a value; `notJson` when the body was not even JSON.
+ */
+export function malformedAnswer(
+  response: IncomingResponse,
+  operation: string,
+  problem: string,
+  notJson = false,
+): ProtocolError {
+  return malformedResponse({
+    operation,
+    status: response.status,
+    problem,
+    notJson,
+    requestId: response.requestId,
+  });
 }

@@ -1,4 +1,5 @@
-import type { OnDemandSnapshot } from '../../platform-defaults/default-vocabulary.js';
+import type { OnDemandSnapshot } from '../defaults/default-vocabulary.js';
+import type { Workload } from '../records/workload.js';
 
 /**
  * How paw follows a snapshot it triggered, on either interface. Nothing in it is a secret, so it
@@ -35,4 +36,19 @@ export function trackedId(tracking: SnapshotTracking): string {
   return tracking.via === 'job'
     ? tracking.jobId
     : (tracking.activityId ?? `activity@${tracking.since}`);
+}
+
+/** Following job `jobId` of a snapshot of `workload`, through the status query of its kind. */
+export function jobTracking(
+  workload: Pick<Workload, 'id' | 'clusterId'>,
+  jobId: string,
+  onDemandSnapshot: OnDemandSnapshot | undefined,
+): Extract<SnapshotTracking, { via: 'job' }> {
+  return {
+    via: 'job',
+    workloadId: workload.id,
+    jobId,
+    clusterId: workload.clusterId,
+    onDemandSnapshot,
+  };
 }

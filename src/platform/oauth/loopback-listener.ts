@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from '../../errors/usage-error.js';
-import { isLoopback } from '../../net/loopback.js';
+import { UsageError } from '../../shared/usage-error.js';
+import { isLoopback } from '../../shared/loopback.js';
 
 /** What the browser shows after the redirect; it never echoes the code or the state. */
 const DONE_PAGE =

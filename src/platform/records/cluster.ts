@@ -17,8 +17,9 @@ export interface Cluster {
   readonly version?: string | null | undefined;
 }
 
-export interface ClusterFilters {
+/** A type alias, not an interface: it is sent as a REST query (`RestListing`), which wants an index signature. */
+export type ClusterFilters = {
   readonly name?: string | undefined;
   readonly type?: string | undefined;
   readonly connectionState?: string | undefined;
-}
+};

@@ -22,7 +22,8 @@ export interface PlatformEvent {
   readonly message?: string | null | undefined;
 }
 
-export interface EventFilters {
+/** A type alias, not an interface: it is sent as a REST query (`RestListing`), which wants an index signature. */
+export type EventFilters = {
   readonly objectId?: string | undefined;
   readonly type?: string | undefined;
   readonly status?: string | undefined;
@@ -30,4 +31,4 @@ export interface EventFilters {
   /** ISO 8601, inclusive. */
   readonly startTime?: string | undefined;
   readonly endTime?: string | undefined;
-}
+};

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ClusterOperations } from '../api/platform-api.js';
-import type { Paginated } from '../pagination/paginated.js';
 import type { Cluster, ClusterFilters } from '../records/cluster.js';
 import type { FieldAliases } from './field-aliases.js';
 import type { RestClient } from './rest-client.js';
+import { RestListing } from './rest-listing.js';
 
 /** A cluster as the REST interface lists it; unknown types and states pass through as strings. */
 const clusterRecordSchema = z.looseObject({
@@ -15,17 +15,8 @@ const clusterRecordSchema = z.looseObject({
 });
 
 /** Clusters through the task-based REST interface. */
-export class ClustersApi implements ClusterOperations {
-  private readonly schema;
-
-  constructor(
-    private readonly rest: RestClient,
-    aliases: FieldAliases,
-  ) {
-    this.schema = aliases.schemaFor('cluster', clusterRecordSchema).transform((c): Cluster => c);
-  }
-
-  list(filters: ClusterFilters = {}, signal?: AbortSignal): Paginated<Cluster> {
-    return this.rest.collection('listClusters', this.schema, { query: { ...filters }, signal });
+export class ClustersApi extends RestListing<Cluster, ClusterFilters> implements ClusterOperations {
+  constructor(rest: RestClient, aliases: FieldAliases) {
+    super(rest, 'listClusters', aliases.schemaFor('cluster', clusterRecordSchema));
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { errorFromStatus, malformedResponse } from '../http/error-factory.js';
+import { errorFromStatus } from '../http/error-factory.js';
 import type { IncomingResponse } from '../http/http-transport.js';
-import { readAnswerJson } from '../http/parse-json-body.js';
+import { malformedAnswer, readAnswerJson } from '../http/parse-json-body.js';
 import type { PlatformError } from '../http/platform-errors.js';
 
 /** The REST envelope (spec section 2): tolerant of extra fields at every level. */
@@ -54,13 +54,7 @@ export function parseEnvelope<S extends z.ZodType>(
   dataSchema: S,
 ): EnvelopeResult<z.output<S>> {
   const fail = (problem: string, notJson: boolean): PlatformError =>
-    malformedResponse({
-      operation,
-      status: response.status,
-      problem,
-      notJson,
-      requestId: response.requestId,
-    });
+    malformedAnswer(response, operation, problem, notJson);
   const envelope = envelopeSchema.safeParse(readAnswerJson(response, operation));
   if (!envelope.success)
     throw fail(`not a {data, error, metadata} envelope (${fieldsOf(envelope.error)})`, false);

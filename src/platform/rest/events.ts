@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { EventOperations } from '../api/platform-api.js';
-import type { Paginated } from '../pagination/paginated.js';
 import type { EventFilters, PlatformEvent } from '../records/platform-event.js';
 import type { FieldAliases } from './field-aliases.js';
 import type { RestClient } from './rest-client.js';
+import { RestListing } from './rest-listing.js';
 
 /** An activity event; every enum-like field accepts words paw does not know. */
 const eventRecordSchema = z.looseObject({
@@ -22,21 +22,9 @@ const eventRecordSchema = z.looseObject({
   message: z.string().nullish(),
 });
 
-/** Activity events through the task-based REST interface. */
-export class EventsApi implements EventOperations {
-  private readonly schema;
-
-  constructor(
-    private readonly rest: RestClient,
-    aliases: FieldAliases,
-  ) {
-    this.schema = aliases
-      .schemaFor('event', eventRecordSchema)
-      .transform((record): PlatformEvent => record);
-  }
-
-  /** Newest first. */
-  list(filters: EventFilters = {}, signal?: AbortSignal): Paginated<PlatformEvent> {
-    return this.rest.collection('listEvents', this.schema, { query: { ...filters }, signal });
+/** Activity events through the task-based REST interface, newest first. */
+export class EventsApi extends RestListing<PlatformEvent, EventFilters> implements EventOperations {
+  constructor(rest: RestClient, aliases: FieldAliases) {
+    super(rest, 'listEvents', aliases.schemaFor('event', eventRecordSchema));
   }
 }

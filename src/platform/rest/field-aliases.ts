@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../shared/usage-error.js';
 import {
   DEFAULT_FIELD_ALIASES,
   REST_RECORD_KINDS,
   type RestRecordKind,
-} from '../../platform-defaults/default-field-aliases.js';
+} from '../defaults/default-field-aliases.js';
 
 /** The user's aliases (`platform.fieldAliases`): record kind → paw's field → path(s). */
 export type FieldAliasSettings = Readonly<

@@ -3,7 +3,7 @@ import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
 import type { AnswerSize } from '../http/answer-limits.js';
 import { Paginated } from '../pagination/paginated.js';
 import { collectionSchema } from './collection.js';
-import type { RestOperationId } from '../../platform-defaults/default-routes.js';
+import type { RestOperationId } from '../defaults/default-routes.js';
 import { parseEnvelope, type EnvelopeResult } from './envelope.js';
 import type { QueryValue, RouteTable } from './route-table.js';
 

@@ -5,7 +5,7 @@ import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
 import type { IncomingResponse } from '../http/http-transport.js';
 import { errorFromResponse } from '../http/error-factory.js';
 import { ProtocolError, isPlatformError, type PlatformError } from '../http/platform-errors.js';
-import { HTTP_METHODS, type HttpMethod } from '../../platform-defaults/default-routes.js';
+import { HTTP_METHODS, type HttpMethod } from '../defaults/default-routes.js';
 
 /** One operation of the platform's own REST reference (an OpenAPI document). */
 export interface ReferenceOperation {

@@ -1,13 +1,13 @@
 import type { Settings } from '../../config/settings-schema.js';
 import { appendPath } from '../http/append-path.js';
-import { ProtocolError } from '../http/platform-errors.js';
-import { UsageError } from '../../errors/usage-error.js';
+import { isAbsoluteLink, linkUrl, resolvePlatformLink } from '../http/origin-guard.js';
+import { UsageError } from '../../shared/usage-error.js';
 import {
   DEFAULT_ROUTES,
   pathParameters,
   type HttpMethod,
   type RestOperationId,
-} from '../../platform-defaults/default-routes.js';
+} from '../defaults/default-routes.js';
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -92,23 +92,14 @@ export class RouteTable {
    * `snapshot-jobs/...` meaning its own routes.
    */
   resolveLink(link: string, operation: string): URL {
-    try {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('//')) {
-        return new URL(link, this.baseUrl);
-      }
+    if (isAbsoluteLink(link)) return resolvePlatformLink(link, this.baseUrl, operation);
+    return linkUrl(operation, () => {
       const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
       if (prefix !== '' && link.startsWith(`${prefix}/`)) return new URL(link, this.baseUrl.origin);
       if (link.startsWith(`${this.restBasePath}/`) || link.startsWith('/api/')) {
         return appendPath(this.baseUrl, link);
       }
       return appendPath(appendPath(this.baseUrl, this.restBasePath), link);
-    } catch {
-      throw new ProtocolError({
-        operation,
-        code: 'INVALID_LINK',
-        message: 'the platform returned a link that is not a valid URL',
-        mayHaveTakenEffect: true,
-      });
-    }
+    });
   }
 }

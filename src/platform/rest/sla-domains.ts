@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SlaDomainOperations } from '../api/platform-api.js';
 import type { Paginated } from '../pagination/paginated.js';
 import type { SlaDomain, SlaDomainFilter } from '../records/sla-domain.js';
+import type { RestOperationId } from '../defaults/default-routes.js';
 import type { FieldAliases } from './field-aliases.js';
 import type { RestClient } from './rest-client.js';
 
@@ -71,12 +72,7 @@ export class SlaDomainsApi implements SlaDomainOperations {
   }
 
   async get(slaDomainId: string, signal?: AbortSignal): Promise<SlaDomain> {
-    return (
-      await this.rest.call('getSlaDomain', this.slaDomainSchema, {
-        params: { slaDomainId },
-        signal,
-      })
-    ).data;
+    return this.callOn('getSlaDomain', slaDomainId, undefined, signal);
   }
 
   async create(definition: SlaDomainDefinition, signal?: AbortSignal): Promise<SlaDomain> {
@@ -90,12 +86,7 @@ export class SlaDomainsApi implements SlaDomainOperations {
     changes: SlaDomainChanges,
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('updateSlaDomain', this.slaDomainSchema, {
-      params: { slaDomainId },
-      body: changes,
-      signal,
-    });
-    return result.data;
+    return this.callOn('updateSlaDomain', slaDomainId, changes, signal);
   }
 
   async delete(slaDomainId: string, signal?: AbortSignal): Promise<void> {
@@ -108,12 +99,7 @@ export class SlaDomainsApi implements SlaDomainOperations {
     workloadIds: readonly string[],
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('assignSlaDomain', this.slaDomainSchema, {
-      params: { slaDomainId },
-      body: { workloadIds },
-      signal,
-    });
-    return result.data;
+    return this.callOn('assignSlaDomain', slaDomainId, { workloadIds }, signal);
   }
 
   /** Removes the SLA Domain's protection from workloads. */
@@ -122,12 +108,7 @@ export class SlaDomainsApi implements SlaDomainOperations {
     workloadIds: readonly string[],
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('removeProtection', this.slaDomainSchema, {
-      params: { slaDomainId },
-      body: { workloadIds },
-      signal,
-    });
-    return result.data;
+    return this.callOn('removeProtection', slaDomainId, { workloadIds }, signal);
   }
 
   /** Pauses on the given clusters, or on all of the SLA Domain's clusters. Idempotent. */
@@ -136,12 +117,7 @@ export class SlaDomainsApi implements SlaDomainOperations {
     clusterIds?: readonly string[],
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('pauseSlaDomain', this.slaDomainSchema, {
-      params: { slaDomainId },
-      body: clusterIds === undefined ? {} : { clusterIds },
-      signal,
-    });
-    return result.data;
+    return this.callOn('pauseSlaDomain', slaDomainId, onClusters(clusterIds), signal);
   }
 
   /** Resumes on the given clusters, or on all of them. Idempotent. */
@@ -150,11 +126,26 @@ export class SlaDomainsApi implements SlaDomainOperations {
     clusterIds?: readonly string[],
     signal?: AbortSignal,
   ): Promise<SlaDomain> {
-    const result = await this.rest.call('resumeSlaDomain', this.slaDomainSchema, {
+    return this.callOn('resumeSlaDomain', slaDomainId, onClusters(clusterIds), signal);
+  }
+
+  /** Calls `operationId` on one SLA Domain (with `body`, when it takes one): the domain after. */
+  private async callOn(
+    operationId: RestOperationId,
+    slaDomainId: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<SlaDomain> {
+    const result = await this.rest.call(operationId, this.slaDomainSchema, {
       params: { slaDomainId },
-      body: clusterIds === undefined ? {} : { clusterIds },
+      ...(body === undefined ? {} : { body }),
       signal,
     });
     return result.data;
   }
+}
+
+/** The body of a pause or a resume: on these clusters, or (none given) on all of them. */
+function onClusters(clusterIds: readonly string[] | undefined): object {
+  return clusterIds === undefined ? {} : { clusterIds };
 }

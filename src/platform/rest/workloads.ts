@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import type { Logger } from '../../log/logger.js';
-import type { SnapshotTrigger, WorkloadOperations } from '../api/platform-api.js';
+import type { Logger } from '../../shared/logger.js';
+import type {
+  SnapshotTrigger,
+  TakeSnapshotOptions,
+  WorkloadOperations,
+} from '../api/platform-api.js';
 import { activityJob } from '../jobs/activity-job.js';
 import { extractJobStatusLink, linkFromList } from '../jobs/job-status-link.js';
 import {
@@ -10,7 +14,7 @@ import {
   type OnDemandWindow,
 } from '../jobs/on-demand-evidence.js';
 import { snapshotJobRecordSchema, toSnapshotJob, type SnapshotJob } from '../jobs/snapshot-job.js';
-import type { SnapshotTracking } from '../jobs/snapshot-tracking.js';
+import { jobTracking, type SnapshotTracking } from '../jobs/snapshot-tracking.js';
 import type { Paginated } from '../pagination/paginated.js';
 import type { Snapshot } from '../records/snapshot.js';
 import type { Workload, WorkloadFilters } from '../records/workload.js';
@@ -98,11 +102,7 @@ export class RestWorkloads implements WorkloadOperations {
   async takeSnapshot(
     workload: Workload,
     // The REST interface publishes no field for a note: `note` goes through GraphQL only.
-    options: {
-      readonly slaDomainId?: string | undefined;
-      readonly note?: string | undefined;
-      readonly signal?: AbortSignal;
-    } = {},
+    options: TakeSnapshotOptions = {},
   ): Promise<SnapshotTrigger> {
     const decision = snapshotToTrigger(this.vocabulary, workload);
     const result = await this.rest.call('takeSnapshot', this.jobSchema, {
@@ -115,11 +115,7 @@ export class RestWorkloads implements WorkloadOperations {
     return {
       job,
       tracking: {
-        via: 'job',
-        workloadId: workload.id,
-        jobId: job.id,
-        clusterId: workload.clusterId,
-        onDemandSnapshot: decision.onDemandSnapshot,
+        ...jobTracking(workload, job.id, decision.onDemandSnapshot),
         statusUrl: link === undefined ? undefined : this.ownLink(link),
       },
     };
@@ -176,13 +172,7 @@ export class RestWorkloads implements WorkloadOperations {
         kind: 'job',
         jobId,
         time,
-        tracking: {
-          via: 'job',
-          workloadId: workload.id,
-          jobId,
-          clusterId: workload.clusterId,
-          onDemandSnapshot: this.vocabulary.onDemandSnapshot(workload.kind),
-        },
+        tracking: jobTracking(workload, jobId, this.vocabulary.onDemandSnapshot(workload.kind)),
       });
     }
     if (firstWithoutJobId !== undefined && firstSeenOfJob.size === 0) {

@@ -9,7 +9,7 @@ import {
   type OnDemandSnapshot,
   type WorkloadKindWords,
   type WorkloadTypePlace,
-} from '../../platform-defaults/default-vocabulary.js';
+} from '../defaults/default-vocabulary.js';
 
 /** Where a job stands; `unrecognised` is a word paw does not know (reported with the word). */
 export type JobPhase = KnownJobPhase | 'unrecognised';

@@ -1,4 +1,11 @@
-import { compareKeys, encodeCursor, paginate, type SortKey } from '../pagination.js';
+import {
+  compareKeys,
+  encodeCursor,
+  inArrayOrder,
+  paginate,
+  type PageSource,
+  type SortKey,
+} from '../pagination.js';
 import { asFieldErrors, argumentError } from './graphql-context.js';
 
 /** At most this many per page, as the platform's connections. */
@@ -14,23 +21,6 @@ export interface ConnectionArgs {
   readonly before?: string | null;
 }
 
-/** A list in the order a connection pages it, as a length and an accessor (no copies). */
-interface OrderedList<T> {
-  readonly length: number;
-  readonly at: (index: number) => T;
-}
-
-/** What a connection pages: a list in the order of its keys, and what it keeps of it. */
-interface ConnectionSource<T> {
-  /** Names the list (and its order) inside its cursors: another list refuses them. */
-  readonly list: string;
-  readonly items: OrderedList<T>;
-  /** Unique sort keys, increasing along `items` (decreasing when `descending`). */
-  readonly keyOf: (item: T) => SortKey;
-  readonly descending?: boolean;
-  readonly filter?: ((item: T) => boolean) | undefined;
-}
-
 /**
  * A GraphQL connection (`count`, `nodes`, `edges`, `pageInfo`) over a list, with the REST
  * interface's opaque cursors: forward with `first` and `after`, backward with `last` and
@@ -38,7 +28,7 @@ interface ConnectionSource<T> {
  * field error naming the argument; so is a negative `first` or `last`. The page's cursors are
  * `String!` in the schema: an empty page answers "" for both.
  */
-function connection<T, N>(source: ConnectionSource<T>, args: ConnectionArgs, view: (item: T) => N) {
+function connection<T, N>(source: PageSource<T>, args: ConnectionArgs, view: (item: T) => N) {
   const size = (name: 'first' | 'last', value: number | null | undefined) => {
     if (value == null) return undefined;
     if (value < 0) throw argumentError(name, `must not be negative (${value})`);
@@ -49,12 +39,7 @@ function connection<T, N>(source: ConnectionSource<T>, args: ConnectionArgs, vie
   if (first === undefined && last === undefined) first = DEFAULT_PAGE;
   const page = asFieldErrors(() =>
     paginate({
-      list: source.list,
-      length: source.items.length,
-      at: source.items.at,
-      keyOf: source.keyOf,
-      descending: source.descending ?? false,
-      filter: source.filter,
+      ...source,
       first,
       after: args.after ?? undefined,
       last,
@@ -131,7 +116,7 @@ function ordered<T>(
   orderings: Orderings<T>,
   sortBy: string | null | undefined,
   sortOrder: SortOrder | null | undefined,
-): Omit<ConnectionSource<T>, 'filter'> {
+): Omit<PageSource<T>, 'filter'> {
   const by = sortBy ?? orderings.defaultSortBy;
   const key = orderings.keys[by];
   if (key === undefined) {
@@ -151,10 +136,9 @@ function ordered<T>(
     const length = items.length;
     return {
       ...source,
-      items: {
-        length,
-        at: reversed ? (index) => items[length - 1 - index] as T : (index) => items[index] as T,
-      },
+      items: reversed
+        ? { length, at: (index) => items[length - 1 - index] as T }
+        : inArrayOrder(items),
     };
   }
   const direction = descending ? -1 : 1;

@@ -1,7 +1,8 @@
-import { paginate } from '../pagination.js';
+import { inArrayOrder } from '../pagination.js';
+import { collectionEnvelope } from '../rest-collection.js';
 import { requirePermission } from '../permission-check.js';
-import type { SimCluster, SimEvent } from '../records.js';
-import { RestError, successEnvelope } from '../rest-error.js';
+import type { SimEvent } from '../records.js';
+import { RestError } from '../rest-error.js';
 import { layoutRoute } from '../rest-layouts.js';
 import {
   clusterSchema,
@@ -35,23 +36,22 @@ export function registerClusterAndEventRoutes(app: ZodApp, state: SimulatorState
       requirePermission(state, request, 'VIEW_INVENTORY');
       const { name, type, connectionState, first, after } = request.query;
       const needle = name?.toLowerCase();
-      const clusters = state.inventory.clusters;
       const filtered = needle !== undefined || type !== undefined || connectionState !== undefined;
-      const page = paginate({
-        list: 'clusters',
-        length: clusters.length,
-        at: (index) => clusters[index] as SimCluster,
-        keyOf: (cluster) => [cluster.name, cluster.id],
-        filter: filtered
-          ? (cluster) =>
-              (needle === undefined || cluster.name.toLowerCase().includes(needle)) &&
-              (type === undefined || cluster.type === type) &&
-              (connectionState === undefined || cluster.connectionState === connectionState)
-          : undefined,
-        first,
-        after,
-      });
-      return successEnvelope({ ...page, nodes: page.nodes.map(clusterView) });
+      return collectionEnvelope(
+        {
+          list: 'clusters',
+          items: inArrayOrder(state.inventory.clusters),
+          keyOf: (cluster) => [cluster.name, cluster.id],
+          filter: filtered
+            ? (cluster) =>
+                (needle === undefined || cluster.name.toLowerCase().includes(needle)) &&
+                (type === undefined || cluster.type === type) &&
+                (connectionState === undefined || cluster.connectionState === connectionState)
+            : undefined,
+        },
+        { first, after },
+        clusterView,
+      );
     },
   });
 
@@ -94,28 +94,25 @@ export function registerClusterAndEventRoutes(app: ZodApp, state: SimulatorState
       );
       const happened = state.events.happened();
       const last = happened.length - 1;
-      const page = paginate({
-        list: 'events',
-        length: happened.length,
-        at: (index) => happened[last - index] as SimEvent,
-        keyOf: (event) => [event.time, event.id],
-        descending: true,
-        filter: filtered
-          ? (event) =>
-              (objectId === undefined || event.objectId === objectId) &&
-              (type === undefined || event.type === type) &&
-              (status === undefined || event.status === status) &&
-              (severity === undefined || event.severity === severity) &&
-              (from === undefined || event.time >= from) &&
-              (to === undefined || event.time <= to)
-          : undefined,
-        first,
-        after,
-      });
-      return successEnvelope({
-        ...page,
-        nodes: page.nodes.map((event) => eventView(state, event)),
-      });
+      return collectionEnvelope(
+        {
+          list: 'events',
+          items: { length: happened.length, at: (index) => happened[last - index] as SimEvent },
+          keyOf: (event) => [event.time, event.id],
+          descending: true,
+          filter: filtered
+            ? (event) =>
+                (objectId === undefined || event.objectId === objectId) &&
+                (type === undefined || event.type === type) &&
+                (status === undefined || event.status === status) &&
+                (severity === undefined || event.severity === severity) &&
+                (from === undefined || event.time >= from) &&
+                (to === undefined || event.time <= to)
+            : undefined,
+        },
+        { first, after },
+        (event) => eventView(state, event),
+      );
     },
   });
 }

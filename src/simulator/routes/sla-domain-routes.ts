@@ -1,4 +1,5 @@
-import { paginate } from '../pagination.js';
+import { inArrayOrder } from '../pagination.js';
+import { collectionEnvelope } from '../rest-collection.js';
 import { requirePermission } from '../permission-check.js';
 import type { SimSlaDomain, WorkloadType } from '../records.js';
 import { RestError, successEnvelope } from '../rest-error.js';
@@ -62,20 +63,16 @@ export function registerSlaDomainRoutes(app: ZodApp, state: SimulatorState): voi
       requirePermission(state, request, 'VIEW_INVENTORY');
       const { filterField, filterText, first, after } = request.query;
       const filter = slaFilter(state, filterField, filterText);
-      const domains = state.slaDomains.list();
-      const page = paginate({
-        list: 'sla-domains',
-        length: domains.length,
-        at: (index) => domains[index] as SimSlaDomain,
-        keyOf: (domain) => [domain.name, domain.id],
-        filter,
-        first,
-        after,
-      });
-      return successEnvelope({
-        ...page,
-        nodes: page.nodes.map((domain) => slaDomainView(state, domain)),
-      });
+      return collectionEnvelope(
+        {
+          list: 'sla-domains',
+          items: inArrayOrder(state.slaDomains.list()),
+          keyOf: (domain) => [domain.name, domain.id],
+          filter,
+        },
+        { first, after },
+        (domain) => slaDomainView(state, domain),
+      );
     },
   });
 

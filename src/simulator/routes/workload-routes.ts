@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { jobStatusMetadata } from '../job-status-link.js';
-import { paginate } from '../pagination.js';
+import { inArrayOrder } from '../pagination.js';
+import { collectionEnvelope } from '../rest-collection.js';
 import { requirePermission } from '../permission-check.js';
-import { SNAPSHOTTABLE_TYPES, type SimSnapshot, type SimWorkload } from '../records.js';
+import { SNAPSHOTTABLE_TYPES, type SimWorkload } from '../records.js';
 import { RestError, successEnvelope } from '../rest-error.js';
 import { layoutRoute } from '../rest-layouts.js';
 import {
@@ -62,26 +63,22 @@ export function registerWorkloadRoutes(app: ZodApp, state: SimulatorState): void
         types !== undefined ||
         clusterId !== undefined ||
         slaDomainId !== undefined;
-      const workloads = state.inventory.workloads;
-      const page = paginate({
-        list: 'workloads',
-        length: workloads.length,
-        at: (index) => workloads[index] as SimWorkload,
-        keyOf: (workload) => [workload.name, workload.id],
-        filter: filtered
-          ? (workload) =>
-              (types === undefined || types.includes(workload.type)) &&
-              (clusterId === undefined || workload.cluster.id === clusterId) &&
-              (slaDomainId === undefined || workload.slaDomainId === slaDomainId) &&
-              (needle === undefined || workload.name.toLowerCase().includes(needle))
-          : undefined,
-        first,
-        after,
-      });
-      return successEnvelope({
-        ...page,
-        nodes: page.nodes.map((workload) => workloadView(state, workload)),
-      });
+      return collectionEnvelope(
+        {
+          list: 'workloads',
+          items: inArrayOrder(state.inventory.workloads),
+          keyOf: (workload) => [workload.name, workload.id],
+          filter: filtered
+            ? (workload) =>
+                (types === undefined || types.includes(workload.type)) &&
+                (clusterId === undefined || workload.cluster.id === clusterId) &&
+                (slaDomainId === undefined || workload.slaDomainId === slaDomainId) &&
+                (needle === undefined || workload.name.toLowerCase().includes(needle))
+            : undefined,
+        },
+        { first, after },
+        (workload) => workloadView(state, workload),
+      );
     },
   });
 
@@ -121,17 +118,16 @@ export function registerWorkloadRoutes(app: ZodApp, state: SimulatorState): void
     handler: async (request) => {
       requirePermission(state, request, 'VIEW_INVENTORY');
       const workload = requireWorkload(snapshotList.param(request.params, 'workloadId'));
-      const snapshots = snapshotsOfWorkload(state, workload);
-      const page = paginate({
-        list: `snapshots:${workload.id}`,
-        length: snapshots.length,
-        at: (index) => snapshots[index] as SimSnapshot,
-        keyOf: (snapshot) => [snapshot.date, snapshot.id],
-        descending: true,
-        first: request.query.first,
-        after: request.query.after,
-      });
-      return successEnvelope({ ...page, nodes: page.nodes.map(snapshotView) });
+      return collectionEnvelope(
+        {
+          list: `snapshots:${workload.id}`,
+          items: inArrayOrder(snapshotsOfWorkload(state, workload)),
+          keyOf: (snapshot) => [snapshot.date, snapshot.id],
+          descending: true,
+        },
+        request.query,
+        snapshotView,
+      );
     },
   });
 

@@ -5,8 +5,8 @@ import {
   createPlatformClient,
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
-import { captureLogs } from '../../support/log-capture.js';
-import { startTinyServer, tokenAnswer, type TinyServer } from '../support/tiny-server.js';
+import { captureLogs } from '../../testkit/log-capture.js';
+import { startTinyServer, tokenAnswer, type TinyServer } from '../tiny-server.js';
 
 /**
  * What the published schema allows and the simulator never sends: a status row without its

@@ -10,7 +10,7 @@ import {
   type DocumentNode,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { JOB_KIND_NEEDS } from '../../../src/doctor/job-kind-needs.js';
+import { JOB_KIND_NEEDS } from '../../../src/cli/doctor/job-kind-needs.js';
 import * as activity from '../../../src/platform/graphql/activity-operations.js';
 import * as clusters from '../../../src/platform/graphql/cluster-operations.js';
 import { documentFacts } from '../../../src/platform/graphql/graphql-client.js';

@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../html.js';
 import type { ProgressBucket, RunProgress } from '../run-progress.js';
+import { renderSvgPicture } from './svg-picture.js';
 import { clockTime, renderTimeAxis, round } from './time-axis.js';
 
 const WIDTH = 640;
@@ -44,84 +45,90 @@ export function renderProgressChart(runId: string, progress: RunProgress): SafeH
   const span = axisEndMs - firstMs;
 
   return html`<figure class="picture progress" data-run-id="${runId}">
-    <svg
-      class="progress-chart"
-      role="img"
-      aria-label="${`${runId}: ${progress.ended} of ${progress.total} items ended, ${progress.failed} failed or timed out, ${progress.rateLimited} 429s from the platform`}"
-      viewBox="0 0 ${WIDTH} ${HEIGHT}"
-      width="${WIDTH}"
-      height="${HEIGHT}"
-      data-total="${progress.total}"
-      data-ended="${progress.ended}"
-      data-failed="${progress.failed}"
-      data-rate-limited="${progress.rateLimited}"
-      data-bucket-seconds="${progress.bucketSeconds}"
-    >
-      <text class="y-label" x="${LEFT - 4}" y="${PLOT_TOP + 8}" text-anchor="end">${peak}</text>
-      <text class="y-label" x="${LEFT - 4}" y="${PLOT_TOP + PLOT_HEIGHT}" text-anchor="end">0</text>
-      <text class="band-label" x="${LEFT - 4}" y="${BAND_TOP + 9}" text-anchor="end">429</text>
-      ${buckets.map((bucket, index) => {
-        const x = round(LEFT + index * slot);
-        const at = clockTime(Date.parse(bucket.at), span);
-        let top = PLOT_TOP + PLOT_HEIGHT;
-        const segment = (count: number, kind: string): SafeHtml | string => {
-          if (count === 0) return '';
-          const height = Math.max(0.5, barY(count));
-          top -= height;
-          return html`<rect
-            class="segment ${kind}"
-            x="${x}"
-            y="${round(top)}"
-            width="${round(barWidth)}"
-            height="${round(height)}"
-          />`;
-        };
-        const bars = [
-          segment(bucket.succeeded, 'succeeded'),
-          segment(bucket.failed, 'failed'),
-          segment(bucket.other, 'other'),
-        ];
-        return html`<g
-          class="bucket"
-          data-at="${bucket.at}"
-          data-ended="${ended(bucket)}"
-          data-failed="${bucket.failed}"
-          data-rate-limited="${bucket.rateLimited}"
-          ><title>
-            ${at}, per ${perSlice}: ${ended(bucket)} ended (${bucket.succeeded} succeeded,
-            ${bucket.failed} failed or timed out, ${bucket.other} canceled or skipped);
-            ${bucket.waiting} not sent yet, ${bucket.inFlight} in flight; ${bucket.rateLimited} 429s</title
-          >${bars}${
-            bucket.failed === 0
-              ? ''
-              : html`<path
-                  class="failure-mark"
-                  d="M${round(x + barWidth / 2)},${round(top - 2)} l-3,-5 h6 z"
-                />`
-          }${
-            bucket.rateLimited === 0
-              ? ''
-              : html`<rect
-                  class="rate-limited"
-                  x="${x}"
-                  y="${BAND_TOP}"
-                  width="${round(Math.max(2, barWidth))}"
-                  height="${BAND_HEIGHT}"
-                  data-count="${bucket.rateLimited}"
-                />`
-          }</g
-        >`;
-      })}
-      <polyline class="waiting-line" points="${line(progress.total, waitingOf)}">
-        <title>
-          not sent yet (paw waiting: workers busy, or the request budget spent after 429s)
-        </title>
-      </polyline>
-      <polyline class="in-flight-line" points="${line(0, inFlightOf)}">
-        <title>in flight: triggered, their platform jobs running</title>
-      </polyline>
-      ${renderTimeAxis(firstMs, axisEndMs, LEFT, PLOT_WIDTH, AXIS_Y)}
-    </svg>
+    ${renderSvgPicture(
+      {
+        className: 'progress-chart',
+        label: `${runId}: ${progress.ended} of ${progress.total} items ended, ${progress.failed} failed or timed out, ${progress.rateLimited} 429s from the platform`,
+        width: WIDTH,
+        height: HEIGHT,
+        data: {
+          total: progress.total,
+          ended: progress.ended,
+          failed: progress.failed,
+          'rate-limited': progress.rateLimited,
+          'bucket-seconds': progress.bucketSeconds,
+        },
+      },
+      html`<text class="y-label" x="${LEFT - 4}" y="${PLOT_TOP + 8}" text-anchor="end"
+          >${peak}</text
+        >
+        <text class="y-label" x="${LEFT - 4}" y="${PLOT_TOP + PLOT_HEIGHT}" text-anchor="end"
+          >0</text
+        >
+        <text class="band-label" x="${LEFT - 4}" y="${BAND_TOP + 9}" text-anchor="end">429</text>
+        ${buckets.map((bucket, index) => {
+          const x = round(LEFT + index * slot);
+          const at = clockTime(Date.parse(bucket.at), span);
+          let top = PLOT_TOP + PLOT_HEIGHT;
+          const segment = (count: number, kind: string): SafeHtml | string => {
+            if (count === 0) return '';
+            const height = Math.max(0.5, barY(count));
+            top -= height;
+            return html`<rect
+              class="segment ${kind}"
+              x="${x}"
+              y="${round(top)}"
+              width="${round(barWidth)}"
+              height="${round(height)}"
+            />`;
+          };
+          const bars = [
+            segment(bucket.succeeded, 'succeeded'),
+            segment(bucket.failed, 'failed'),
+            segment(bucket.other, 'other'),
+          ];
+          return html`<g
+            class="bucket"
+            data-at="${bucket.at}"
+            data-ended="${ended(bucket)}"
+            data-failed="${bucket.failed}"
+            data-rate-limited="${bucket.rateLimited}"
+            ><title>
+              ${at}, per ${perSlice}: ${ended(bucket)} ended (${bucket.succeeded} succeeded,
+              ${bucket.failed} failed or timed out, ${bucket.other} canceled or skipped);
+              ${bucket.waiting} not sent yet, ${bucket.inFlight} in flight; ${bucket.rateLimited}
+              429s</title
+            >${bars}${
+              bucket.failed === 0
+                ? ''
+                : html`<path
+                    class="failure-mark"
+                    d="M${round(x + barWidth / 2)},${round(top - 2)} l-3,-5 h6 z"
+                  />`
+            }${
+              bucket.rateLimited === 0
+                ? ''
+                : html`<rect
+                    class="rate-limited"
+                    x="${x}"
+                    y="${BAND_TOP}"
+                    width="${round(Math.max(2, barWidth))}"
+                    height="${BAND_HEIGHT}"
+                    data-count="${bucket.rateLimited}"
+                  />`
+            }</g
+          >`;
+        })}
+        <polyline class="waiting-line" points="${line(progress.total, waitingOf)}">
+          <title>
+            not sent yet (paw waiting: workers busy, or the request budget spent after 429s)
+          </title>
+        </polyline>
+        <polyline class="in-flight-line" points="${line(0, inFlightOf)}">
+          <title>in flight: triggered, their platform jobs running</title>
+        </polyline>
+        ${renderTimeAxis(firstMs, axisEndMs, LEFT, PLOT_WIDTH, AXIS_Y)}`,
+    )}
     <figcaption class="muted">
       Items ended per ${perSlice}: <span class="key succeeded">succeeded</span>
       <span class="key failed">failed or timed out</span>

@@ -1,6 +1,7 @@
 import { HISTORY_RUNS, type RunMark } from '../dashboard-model.js';
 import { html, type SafeHtml } from '../html.js';
 import { briefDuration } from '../outcome-text.js';
+import { renderSvgPicture } from './svg-picture.js';
 import { round } from './time-axis.js';
 
 const SLOT = 9;
@@ -22,39 +23,38 @@ export function renderRunStrip(definitionId: string, marks: readonly RunMark[]):
     shown.length === 0
       ? `${definitionId}: no runs yet`
       : `${definitionId}: the last ${shown.length} run(s), oldest first: ${summary(shown)}`;
-  return html`<svg
-    class="run-strip"
-    role="img"
-    aria-label="${label}"
-    viewBox="0 0 ${width} ${HEIGHT}"
-    width="${width}"
-    height="${HEIGHT}"
-    data-definition-id="${definitionId}"
-    data-runs="${shown.length}"
-  >
-    <line class="baseline" x1="0" y1="${HEIGHT - 0.5}" x2="${width}" y2="${HEIGHT - 0.5}" />
-    ${shown.map((mark, index) => {
-      const height =
-        mark.durationMs === undefined
-          ? MIN_BAR
-          : round(MIN_BAR + (HEIGHT - 2 - MIN_BAR) * (mark.durationMs / longest));
-      const took = mark.durationMs === undefined ? '' : `, took ${briefDuration(mark.durationMs)}`;
-      return html`<rect
-        class="run-mark mark-${mark.status}"
-        x="${offset + index * SLOT + 1}"
-        y="${round(HEIGHT - 1 - height)}"
-        width="${BAR}"
-        height="${height}"
-        data-run-id="${mark.runId}"
-        data-status="${mark.status}"
-        ${mark.durationMs === undefined ? '' : html`data-duration-ms="${mark.durationMs}"`}
-        ><title>
-          ${mark.runId}:
-          ${mark.status}${took}${mark.detail === undefined ? '' : ` (${mark.detail})`}
-        </title></rect
-      >`;
-    })}
-  </svg>`;
+  return renderSvgPicture(
+    {
+      className: 'run-strip',
+      label,
+      width,
+      height: HEIGHT,
+      data: { 'definition-id': definitionId, runs: shown.length },
+    },
+    html`<line class="baseline" x1="0" y1="${HEIGHT - 0.5}" x2="${width}" y2="${HEIGHT - 0.5}" />
+      ${shown.map((mark, index) => {
+        const height =
+          mark.durationMs === undefined
+            ? MIN_BAR
+            : round(MIN_BAR + (HEIGHT - 2 - MIN_BAR) * (mark.durationMs / longest));
+        const took =
+          mark.durationMs === undefined ? '' : `, took ${briefDuration(mark.durationMs)}`;
+        return html`<rect
+          class="run-mark mark-${mark.status}"
+          x="${offset + index * SLOT + 1}"
+          y="${round(HEIGHT - 1 - height)}"
+          width="${BAR}"
+          height="${height}"
+          data-run-id="${mark.runId}"
+          data-status="${mark.status}"
+          ${mark.durationMs === undefined ? '' : html`data-duration-ms="${mark.durationMs}"`}
+          ><title>
+            ${mark.runId}:
+            ${mark.status}${took}${mark.detail === undefined ? '' : ` (${mark.detail})`}
+          </title></rect
+        >`;
+      })}`,
+  );
 }
 
 function summary(marks: readonly RunMark[]): string {

@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../html.js';
 import type { WindowRow, WindowStep, WindowTimeline } from '../window-timeline.js';
+import { renderSvgPicture } from './svg-picture.js';
 import { renderTimeAxis, round, timeScale } from './time-axis.js';
 
 const WIDTH = 640;
@@ -38,19 +39,17 @@ export function renderWindowTimeline(runId: string, timeline: WindowTimeline): S
     `${counts('failed')} not paused${timeline.open ? '; the window is open' : ''}`;
 
   return html`<figure class="picture window" data-run-id="${runId}">
-    <svg
-      class="window-timeline"
-      role="img"
-      aria-label="${label}"
-      viewBox="0 0 ${WIDTH} ${height}"
-      width="${WIDTH}"
-      height="${height}"
-      data-rows="${timeline.rows.length}"
-      data-open="${timeline.open}"
-    >
-      ${timeline.rows.map((row, index) => renderRow(row, TOP + index * ROW, x, startMs, endMs, timeline.open))}
-      ${renderTimeAxis(startMs, endMs, LEFT, PLOT_WIDTH, axisY)}
-    </svg>
+    ${renderSvgPicture(
+      {
+        className: 'window-timeline',
+        label,
+        width: WIDTH,
+        height,
+        data: { rows: timeline.rows.length, open: timeline.open },
+      },
+      html`${timeline.rows.map((row, index) => renderRow(row, TOP + index * ROW, x, startMs, endMs, timeline.open))}
+      ${renderTimeAxis(startMs, endMs, LEFT, PLOT_WIDTH, axisY)}`,
+    )}
     <figcaption class="muted">
       <span class="key paused">paused by paw, until its resume</span>
       <span class="key left-alone"

@@ -127,6 +127,6 @@ export const SCHEMA_FIELDS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * Enums copied whole although no listed field reaches them: the schema's words that paw's
- * vocabulary (src/platform-defaults/default-vocabulary.ts) is checked against.
+ * vocabulary (src/platform/defaults/default-vocabulary.ts) is checked against.
  */
 export const SCHEMA_ENUMS: readonly string[] = ['CdmJobStatus', 'ManagedObjectType'];

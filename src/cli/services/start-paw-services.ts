@@ -1,0 +1,134 @@
+import { PAW_VERSION } from '../../shared/paw-version.js';
+import type { Settings } from '../../config/settings-schema.js';
+import { DefinitionSet } from '../../definitions/definition-set.js';
+import type { JobDefinition } from '../../definitions/job-definition.js';
+import type { Shutdown } from '../../shared/shutdown.js';
+import type { Logger } from '../../shared/logger.js';
+import type { PawMetrics } from '../../ops/metrics/paw-metrics.js';
+import {
+  startNotificationService,
+  type NotificationService,
+} from '../../ops/notify/notification-service.js';
+import type { Outcomes } from '../../outcomes/outcomes.js';
+import { startCoverageRefresher } from '../../ops/coverage-refresher.js';
+import { startCoverageDigests } from '../../ops/notify/coverage-digests.js';
+import { coverageReport } from '../../job-kinds/snapshot/coverage.js';
+import { schedulerOnFire } from '../../ops/scheduler-observer.js';
+import { startSchedulerService, type SchedulerService } from '../../scheduler/scheduler-service.js';
+import { startWorkerService, type WorkerService } from './worker-service.js';
+import { openProcessOutcomes } from './open-outcomes.js';
+
+export interface PawServicesOptions {
+  readonly settings: Settings;
+  /** The set a reload replaces (the scheduler follows it), or a fixed list. */
+  readonly definitions: DefinitionSet | readonly JobDefinition[];
+  readonly logger: Logger;
+  readonly shutdown: Shutdown;
+  readonly metrics: PawMetrics;
+  /** Run workers, for these kinds or (`kinds` absent) every kind; false: no workers. */
+  readonly workers: false | WorkerChoice;
+}
+
+export interface WorkerChoice {
+  readonly kinds?: readonly string[] | undefined;
+}
+
+export interface PawServices<Workers extends WorkerService | undefined = WorkerService> {
+  readonly notifications: NotificationService;
+  readonly scheduler: SchedulerService;
+  readonly workers: Workers;
+  /** The process's outcomes, for whatever else it serves (the ops server, the demo's summary). */
+  readonly outcomes: Outcomes;
+}
+
+/**
+ * Starts paw's services in a process that loads the job definitions (`paw start` and `paw demo`
+ * with workers, `paw scheduler` without), in the one order that makes shutdown right. The
+ * shutdown releases in reverse order of opening, so:
+ * - the notification producer opens first and closes last (summaries of runs that end while the
+ *   workers drain, and of fires missed at start-up, still go out), then the record of 429s;
+ * - the process's outcomes open next, with their observer (metrics, the producer): everything
+ *   after them records or reads through them, and they close after all of it;
+ * - the notification sender, then the scheduler, then the workers: the workers drain first;
+ * - with workers, the refresher of `paw_coverage_workloads` and the morning digests last (they
+ *   stop first).
+ */
+export async function startPawServices(
+  options: PawServicesOptions & { readonly workers: WorkerChoice },
+): Promise<PawServices>;
+export async function startPawServices(
+  options: PawServicesOptions & { readonly workers: false },
+): Promise<PawServices<undefined>>;
+export async function startPawServices(
+  options: PawServicesOptions,
+): Promise<PawServices<WorkerService | undefined>> {
+  const { settings, logger, shutdown, metrics } = options;
+  const definitions = DefinitionSet.from(options.definitions);
+  const workerOptions = options.workers;
+  const {
+    outcomes,
+    notifications: producer,
+    observers,
+  } = await openProcessOutcomes({
+    settings,
+    logger,
+    shutdown,
+    metrics,
+    runsWorkers: workerOptions !== false,
+  });
+  const notifications = await startNotificationService({
+    settings,
+    definitions,
+    logger,
+    shutdown,
+    userAgent: `paw/${PAW_VERSION}`,
+    onResult: (result) => metrics.notifications.record(result),
+    outcomes,
+    producer,
+  });
+  const scheduler = await startSchedulerService({
+    settings,
+    definitions: definitions.current(),
+    logger: logger.child({ component: 'scheduler' }),
+    shutdown,
+    outcomes,
+    onFire: schedulerOnFire(metrics, producer),
+  });
+  definitions.onChange((current) => scheduler.scheduler.replaceDefinitions(current));
+  const workers =
+    workerOptions === false
+      ? undefined
+      : await startWorkerService({
+          settings,
+          logger: logger.child({ component: 'worker' }),
+          shutdown,
+          outcomes,
+          observers,
+          ...(workerOptions.kinds === undefined ? {} : { kinds: workerOptions.kinds }),
+        });
+  // Coverage needs the definitions and a platform client: only a process with workers has both.
+  if (workers !== undefined) {
+    startCoverageRefresher({
+      settings,
+      redis: outcomes.redis,
+      coverage: outcomes.coverage,
+      platform: workers.platform,
+      definitions: () => definitions.current(),
+      metrics: metrics.coverage,
+      logger: logger.child({ component: 'coverage' }),
+      shutdown,
+    });
+    const { platform } = workers;
+    startCoverageDigests({
+      settings,
+      redis: outcomes.redis,
+      producer,
+      definitions: () => definitions.current(),
+      coverage: (snapshots, now) =>
+        coverageReport(snapshots, platform, outcomes.coverage, { now, signal: shutdown.signal }),
+      logger: logger.child({ component: 'coverage-digest' }),
+      shutdown,
+    });
+  }
+  return { notifications, scheduler, workers, outcomes };
+}

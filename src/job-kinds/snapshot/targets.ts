@@ -1,0 +1,196 @@
+import type { SnapshotDefinition } from '../../definitions/snapshot-definition.js';
+import { matchesNamePattern } from '../../definitions/name-pattern.js';
+import { NotFoundError, PlatformError } from '../../platform/http/platform-errors.js';
+import type { PlatformClient } from '../../platform/platform-client.js';
+import type { Workload, WorkloadFilters } from '../../platform/records/workload.js';
+import type { Vocabulary } from '../../platform/vocabulary/vocabulary.js';
+
+type Targets = SnapshotDefinition['targets'];
+
+/** The workloads a snapshot run covers, resolved at fire time. */
+export interface ResolvedTargets {
+  /** Every workload selected, the listed ids first, each once. */
+  readonly workloads: readonly Workload[];
+  /** Ids the definition lists that the platform does not know, with its message. */
+  readonly unknownIds: readonly { readonly id: string; readonly message: string }[];
+  /** The clusters the platform reports `Disconnected` now, id → name. */
+  readonly disconnectedClusters: ReadonlyMap<string, string>;
+}
+
+/** Whether a run triggers a workload's snapshot, or skips it and why. */
+export type TargetDecision =
+  { readonly action: 'trigger' } | { readonly action: 'skip'; readonly reason: string };
+
+/**
+ * What a run does with a resolved workload: a type the platform cannot snapshot on demand is
+ * skipped (the vocabulary says which), and so is a workload on a cluster the platform reports
+ * `Disconnected` (its trigger can only fail, as CLUSTER_UNAVAILABLE, and would be retried all
+ * night: the workload is not protected, and the reason says why). The one rule for the run, its
+ * preview and `paw coverage`.
+ */
+export function targetDecision(
+  workload: Workload,
+  resolved: Pick<ResolvedTargets, 'disconnectedClusters'>,
+  vocabulary: Vocabulary,
+): TargetDecision {
+  const decision = vocabulary.snapshotDecision(workload.type);
+  if (decision.action === 'skip') return { action: 'skip', reason: decision.reason };
+  const cluster =
+    workload.clusterId === undefined
+      ? undefined
+      : resolved.disconnectedClusters.get(workload.clusterId);
+  if (cluster !== undefined) {
+    return {
+      action: 'skip',
+      reason: `cluster ${cluster} (${workload.clusterId ?? ''}) is Disconnected: no snapshot can be taken until it reconnects`,
+    };
+  }
+  return { action: 'trigger' };
+}
+
+/** How many `getWorkload` calls for listed ids are in flight at once (the gate paces them). */
+const ID_LOOKUP_CONCURRENCY = 8;
+
+/**
+ * Resolves a snapshot definition's targets: each listed id through `getWorkload` (an unknown id
+ * is reported, not fatal), and the selectors through the workloads list, ANDed, each list
+ * matching any of its values. Where a selector has a single value the platform filters (`type`,
+ * `clusterId`, `slaDomainId`); everything is checked again here, so a platform that ignores a
+ * filter changes nothing.
+ */
+export async function resolveTargets(
+  targets: Targets,
+  platform: PlatformClient,
+  signal?: AbortSignal,
+): Promise<ResolvedTargets> {
+  const byId = new Map<string, Workload>();
+  const unknownIds: { id: string; message: string }[] = [];
+
+  const ids = [...new Set(targets.ids ?? [])];
+  const found = await mapWithConcurrency(ids, ID_LOOKUP_CONCURRENCY, async (id) => {
+    try {
+      return await platform.api.workloads.get(id, signal);
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        unknownIds.push({ id, message: error.platformMessage });
+        return undefined;
+      }
+      throw error;
+    }
+  });
+  for (const workload of found) if (workload !== undefined) byId.set(workload.id, workload);
+
+  if (hasSelectors(targets)) {
+    const { vocabulary } = platform.api;
+    for await (const workload of platform.api.workloads.list(serverFilters(targets), signal)) {
+      if (!byId.has(workload.id) && matchesSelectors(workload, targets, vocabulary)) {
+        byId.set(workload.id, workload);
+      }
+    }
+  }
+  const workloads = [...byId.values()];
+  return {
+    workloads,
+    unknownIds,
+    disconnectedClusters: await disconnectedClusters(platform, signal),
+  };
+}
+
+/**
+ * The clusters the platform reports `Disconnected` (one listing, checked again here). A platform
+ * that cannot list them (a permission the account lacks, an outage) leaves the map empty: the
+ * workloads are then triggered, and a disconnected cluster's answer is recorded, as before.
+ */
+async function disconnectedClusters(
+  platform: PlatformClient,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, string>> {
+  const clusters = new Map<string, string>();
+  try {
+    for await (const cluster of platform.api.clusters.list(
+      { connectionState: 'Disconnected' },
+      signal,
+    )) {
+      if (cluster.connectionState?.toLowerCase() === 'disconnected')
+        clusters.set(cluster.id, cluster.name);
+    }
+  } catch (error) {
+    if (!(error instanceof PlatformError) || signal?.aborted === true) throw error;
+    clusters.clear();
+  }
+  return clusters;
+}
+
+function hasSelectors(targets: Targets): boolean {
+  return (
+    targets.types !== undefined ||
+    targets.namePattern !== undefined ||
+    targets.clusterIds !== undefined ||
+    targets.slaDomainIds !== undefined ||
+    targets.slaDomainNames !== undefined
+  );
+}
+
+/** The filters the platform can apply itself: those with exactly one value. */
+function serverFilters(targets: Targets): WorkloadFilters {
+  const single = (values: readonly string[] | undefined): string | undefined =>
+    values?.length === 1 ? values[0] : undefined;
+  const filters: { -readonly [K in keyof WorkloadFilters]: WorkloadFilters[K] } = {};
+  const type = single(targets.types);
+  const clusterId = single(targets.clusterIds);
+  const slaDomainId = single(targets.slaDomainIds);
+  if (type !== undefined) filters.type = type;
+  if (clusterId !== undefined) filters.clusterId = clusterId;
+  if (slaDomainId !== undefined) filters.slaDomainId = slaDomainId;
+  return filters;
+}
+
+/**
+ * Whether a workload matches every selector the definition gives. A type matches by kind: the
+ * definition may say `VSPHERE_VM` of a workload the platform calls `VmwareVirtualMachine`.
+ */
+function matchesSelectors(workload: Workload, targets: Targets, vocabulary: Vocabulary): boolean {
+  if (
+    targets.types !== undefined &&
+    !targets.types.some((type) => vocabulary.sameWorkloadType(type, workload.type))
+  )
+    return false;
+  if (targets.namePattern !== undefined && !matchesNamePattern(workload.name, targets.namePattern))
+    return false;
+  if (
+    targets.clusterIds !== undefined &&
+    (workload.clusterId == null || !targets.clusterIds.includes(workload.clusterId))
+  )
+    return false;
+  if (
+    targets.slaDomainIds !== undefined &&
+    (workload.slaDomainId == null || !targets.slaDomainIds.includes(workload.slaDomainId))
+  )
+    return false;
+  if (targets.slaDomainNames !== undefined) {
+    const name = workload.slaDomainName?.toLowerCase();
+    if (
+      name === undefined ||
+      !targets.slaDomainNames.some((wanted) => wanted.toLowerCase() === name)
+    )
+      return false;
+  }
+  return true;
+}
+
+async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}

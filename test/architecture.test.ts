@@ -1,0 +1,82 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../', import.meta.url);
+
+/** The folders docs/architecture.md describes: the rows of its "Where things live" table. */
+function describedFolders(): string[] {
+  const doc = readFileSync(new URL('docs/architecture.md', ROOT), 'utf8');
+  const section = doc.slice(doc.indexOf('## Where things live'), doc.indexOf('## Layers'));
+  return [...section.matchAll(/^\| `src\/([\w-]+)\/` +\|/gm)].map((match) => match[1] ?? '');
+}
+
+/** The layers `npm run lint` enforces, highest first. */
+function layers(): string[] {
+  const config = readFileSync(new URL('.dependency-cruiser.cjs', ROOT), 'utf8');
+  const list = /const LAYERS = \[([^\]]*)\]/.exec(config)?.[1] ?? '';
+  return [...list.matchAll(/'([\w-]+)'/g)].map((match) => match[1] ?? '');
+}
+
+describe('the layout is the architecture', () => {
+  const folders = readdirSync(new URL('src/', ROOT), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+
+  it('has at most 12 folders under src/, each described by docs/architecture.md, and no other', () => {
+    expect(folders.length).toBeLessThanOrEqual(12);
+    expect(describedFolders().sort()).toEqual(folders);
+  });
+
+  it('lists the folders in the same order in the document, its layer list and the lint rules', () => {
+    expect(layers().sort()).toEqual(folders);
+    const doc = readFileSync(new URL('docs/architecture.md', ROOT), 'utf8');
+    const order = /From the top: (.*?)\. So/s.exec(doc)?.[1]?.replace(/\s+/g, ' ') ?? '';
+    expect([...order.matchAll(/`([\w-]+)`/g)].map((match) => match[1])).toEqual(layers());
+  });
+
+  it('lets a Redis script include only Lua of its own layer or one below (the lint cannot see .lua files)', () => {
+    const source = fileURLToPath(new URL('src/', ROOT));
+    const order = layers();
+    const layerOf = (path: string): number => order.indexOf(path.split('/')[0] ?? '');
+    const luaFiles = (readdirSync(source, { recursive: true }) as string[])
+      .filter((path) => path.endsWith('.lua'))
+      .map((path) => relative(source, join(source, path)));
+    expect(luaFiles.length).toBeGreaterThan(0);
+    const upward: string[] = [];
+    for (const file of luaFiles) {
+      const lua = readFileSync(join(source, file), 'utf8');
+      for (const [, included = ''] of lua.matchAll(/^--- @include "([^"]+)"/gm)) {
+        expect(
+          readFileSync(join(source, included), 'utf8'),
+          `${file} includes ${included}`,
+        ).toBeTruthy();
+        if (layerOf(included) < layerOf(file)) upward.push(`${file} includes ${included}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+});
+
+/**
+ * Folders under test/ that mirror nothing in src/, and why: the kit every test and bench/ share
+ * (simulator, Redis, the paw process helper, `eventually`), and the deploy files' tests (the
+ * image, the manifests, the alert rules live outside src/). bench/ keeps its own tests beside
+ * what they test.
+ */
+const TEST_FOLDERS_WITHOUT_SOURCE = ['testkit', 'deploy'];
+
+describe('test/ mirrors src/', () => {
+  it('has a folder under src/ for every folder under test/ (but the kit and deploy)', () => {
+    const tests = fileURLToPath(new URL('test/', ROOT));
+    const source = fileURLToPath(new URL('src/', ROOT));
+    const orphans = readdirSync(tests, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => relative(tests, join(entry.parentPath, entry.name)))
+      .filter((folder) => !TEST_FOLDERS_WITHOUT_SOURCE.includes(folder.split(sep)[0] ?? ''))
+      .filter((folder) => !existsSync(join(source, folder)));
+    expect(orphans).toEqual([]);
+  });
+});
