@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
+import { createNightlyRun } from '../testkit/nightly-run.js';
 
 let redis: Redis;
 
@@ -22,15 +23,7 @@ function clockAt(start: string): { now: Date; clock: () => Date } {
 async function night(store: Outcomes, day: number): Promise<string> {
   const fireTime = new Date(Date.UTC(2026, 5, day, 1));
   const runId = `nightly@202606${String(day).padStart(2, '0')}T010000Z`;
-  await store.runs.create({
-    runId,
-    definitionId: 'nightly',
-    kind: 'snapshot',
-    fireTime,
-    trigger: 'cron',
-    status: 'queued',
-  });
-  return runId;
+  return createNightlyRun(store, runId, fireTime);
 }
 
 describe('the coverage index (latest outcome per workload, per definition)', () => {

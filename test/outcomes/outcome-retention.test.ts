@@ -9,6 +9,7 @@ import {
 } from '../../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
+import { createNightlyRun } from '../testkit/nightly-run.js';
 
 let redis: Redis;
 
@@ -29,14 +30,7 @@ async function runWithItems(
   fireTime: Date,
   items: number,
 ): Promise<void> {
-  await store.runs.create({
-    runId,
-    definitionId: 'nightly',
-    kind: 'snapshot',
-    fireTime,
-    trigger: 'cron',
-    status: 'queued',
-  });
+  await createNightlyRun(store, runId, fireTime);
   for (let index = 0; index < items; index++) {
     await store.items.record(runId, `wl-${index}`, {
       status: index % 3 === 0 ? 'failed' : 'succeeded',

@@ -4,6 +4,7 @@ import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { UnknownRunError } from '../../src/outcomes/unknown-run-error.js';
 import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
+import { createNightlyRun } from '../testkit/nightly-run.js';
 
 let redis: Redis;
 
@@ -21,16 +22,8 @@ function newStore(): Outcomes {
 
 const fireTime = new Date('2025-06-01T01:00:00Z');
 
-async function queuedRun(store: Outcomes, runId = 'nightly@20250601T010000Z') {
-  await store.runs.create({
-    runId,
-    definitionId: 'nightly',
-    kind: 'snapshot',
-    fireTime,
-    trigger: 'cron',
-    status: 'queued',
-  });
-  return runId;
+function queuedRun(store: Outcomes, runId = 'nightly@20250601T010000Z'): Promise<string> {
+  return createNightlyRun(store, runId, fireTime);
 }
 
 describe('runs (RunStore)', () => {
