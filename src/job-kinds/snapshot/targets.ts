@@ -2,6 +2,7 @@ import type { SnapshotDefinition } from '../../definitions/snapshot-definition.j
 import { matchesNamePattern } from '../../definitions/name-pattern.js';
 import { NotFoundError, PlatformError } from '../../platform/http/platform-errors.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
+import { DISCONNECTED } from '../../platform/records/cluster.js';
 import type { Workload, WorkloadFilters } from '../../platform/records/workload.js';
 import type { Vocabulary } from '../../platform/vocabulary/vocabulary.js';
 
@@ -42,7 +43,7 @@ export function targetDecision(
   if (cluster !== undefined) {
     return {
       action: 'skip',
-      reason: `cluster ${cluster} (${workload.clusterId ?? ''}) is Disconnected: no snapshot can be taken until it reconnects`,
+      reason: `cluster ${cluster} (${workload.clusterId ?? ''}) is ${DISCONNECTED}: no snapshot can be taken until it reconnects`,
     };
   }
   return { action: 'trigger' };
@@ -108,10 +109,10 @@ async function disconnectedClusters(
   const clusters = new Map<string, string>();
   try {
     for await (const cluster of platform.api.clusters.list(
-      { connectionState: 'Disconnected' },
+      { connectionState: DISCONNECTED },
       signal,
     )) {
-      if (cluster.connectionState?.toLowerCase() === 'disconnected')
+      if (cluster.connectionState?.toLowerCase() === DISCONNECTED.toLowerCase())
         clusters.set(cluster.id, cluster.name);
     }
   } catch (error) {

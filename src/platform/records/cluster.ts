@@ -7,6 +7,8 @@ export const CLUSTER_TYPES = [
   'Unknown',
 ] as const;
 export const CONNECTION_STATES = ['Connected', 'Disconnected', 'Initializing'] as const;
+/** The state of a cluster that can take no snapshot until it reconnects (the spec's word). */
+export const DISCONNECTED: (typeof CONNECTION_STATES)[number] = 'Disconnected';
 
 /** A cluster; unknown types and states pass through as the platform's words. */
 export interface Cluster {
