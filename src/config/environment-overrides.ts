@@ -277,6 +277,12 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     description: 'minutes between trims of outcome records past their retention',
   },
   {
+    variable: 'PAW_OUTCOME_PACK_AFTER_SECONDS',
+    path: ['outcomes', 'packAfterSeconds'],
+    parser: 'integer',
+    description: 'seconds after a run ends before a scheduler packs its items',
+  },
+  {
     variable: 'PAW_SCHEDULER_LEASE_MS',
     path: ['scheduler', 'leaseMs'],
     parser: 'integer',

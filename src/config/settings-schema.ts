@@ -344,6 +344,11 @@ const outcomesSettings = z.strictObject({
   retentionDays: z.number().int().positive().max(3650).default(90),
   /** How often a scheduler trims outcome records older than `retentionDays`. */
   trimIntervalMinutes: z.number().int().positive().max(10_080).default(60),
+  /**
+   * How long after a run ends a scheduler packs its items (compressed chunks: about 90 bytes an
+   * item instead of 800; src/outcomes/run-packer.ts). A write to a packed run unpacks it first.
+   */
+  packAfterSeconds: z.number().int().min(0).max(86_400).default(10),
 });
 
 // --- secret rotation (docs/secret-rotation.md) ---

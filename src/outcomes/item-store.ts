@@ -11,6 +11,8 @@ import {
   type ItemUpdate,
 } from './outcome-records.js';
 import { isActiveStatus, type ItemStatus, type OutcomeStatus } from './outcome-status.js';
+import { RunPacker } from './run-packer.js';
+import { StoredItems } from './stored-items.js';
 import { withKnownRun } from './unknown-run-error.js';
 
 /**
@@ -32,6 +34,13 @@ const NOT_RECORDED = 'PAW_NOT_RECORDED';
 
 /** Items created per script call by {@link ItemStore.create}. */
 const CREATE_BATCH = 500;
+
+/**
+ * Tries of a write that finds its run packed (`PAW_RUN_PACKED`): each unpacks it first. A run is
+ * packed again only `outcomes.packAfterSeconds` after it ends, so a second refusal is a pack
+ * that began between the unpack and the write.
+ */
+const PACKED_WRITE_ATTEMPTS = 3;
 
 /** How an item is recorded, beside its update. */
 export interface RecordOptions {
@@ -74,6 +83,9 @@ export interface NotRecordedItem {
  * retried job records the same item again and the counters stay right.
  */
 export class ItemStore {
+  private readonly stored: StoredItems;
+  private readonly packer: RunPacker;
+
   /**
    * @param starts the starts this process deferred to its next write: a write for a run carries
    *   its start (see src/outcomes/deferred-starts.ts).
@@ -86,7 +98,27 @@ export class ItemStore {
     private readonly starts: DeferredStarts,
     private readonly clock: () => Date,
     private readonly observer?: OutcomeObserver,
-  ) {}
+  ) {
+    this.stored = new StoredItems(redis, keys);
+    this.packer = new RunPacker(redis, keys, clock);
+  }
+
+  /**
+   * Runs `call`, a script that writes items of `runId`: when it finds the run's items packed
+   * (src/outcomes/run-packer.ts), unpacks them and calls it again. Throws UnknownRunError for a
+   * run that does not exist.
+   */
+  async writing<T>(runId: string, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await withKnownRun(runId, call);
+      } catch (error) {
+        const packed = error instanceof Error && error.message.includes('PAW_RUN_PACKED');
+        if (!packed || attempt >= PACKED_WRITE_ATTEMPTS) throw error;
+        await this.packer.unpack(runId);
+      }
+    }
+  }
 
   /**
    * Records an item of a run, or updates it (same `itemKey`): fields absent from `update` keep
@@ -116,7 +148,7 @@ export class ItemStore {
   ): Promise<RecordedItem | NotRecordedItem> {
     const batch = this.batch(runId);
     const args = [...batch.args, ...batch.argsOf({ itemKey, update, ...options })];
-    const reply = (await withKnownRun(runId, () =>
+    const reply = (await this.writing(runId, () =>
       recordItemScript.run(this.redis, batch.keys, args),
     )) as string[];
     return batch.resultOf(itemKey, update.status, reply);
@@ -149,7 +181,7 @@ export class ItemStore {
         args.push(itemKey, JSON.stringify({ ...storedPatch(update, itemKey), ua: now }));
       }
       created += Number(
-        await withKnownRun(runId, () =>
+        await this.writing(runId, () =>
           createItemsScript.run(this.redis, [this.keys.run(runId), this.keys.items(runId)], args),
         ),
       );
@@ -160,8 +192,8 @@ export class ItemStore {
 
   /** One item of a run, or `undefined`. */
   async get(runId: string, itemKey: string): Promise<ItemRecord | undefined> {
-    const json = await this.redis.hget(this.keys.items(runId), itemKey);
-    return json === null ? undefined : itemFromStored(runId, itemKey, json);
+    const json = (await this.stored.get(runId, [itemKey])).get(itemKey);
+    return json === undefined ? undefined : itemFromStored(runId, itemKey, json);
   }
 }
 

@@ -5,7 +5,14 @@
  * - `run:<runId>` hash: the run's fields and item counters (`count:<status>`, `count:total`)
  * - `runs` and `runs:def:<definitionId>` sorted sets: run ids by fire time (ms)
  * - `active:<definitionId>` sorted set: runs still queued or running (the overlap check)
- * - `items:<runId>` hash: item key → the item as compact JSON (storedPatch in outcome-records.ts)
+ * - `items:<runId>` hash: item key → the item as compact JSON (storedPatch in outcome-records.ts),
+ *   while the run is active and for a short while after it ends; then
+ * - `packed:<runId>` hash: the same items, packed (src/outcomes/run-packer.ts): chunk name (its
+ *   first item key) → about 128 items, compressed (packed-chunks.ts); with `packed-index:<runId>`,
+ *   a sorted set of the chunk names (score 0, read by byte order) to find an item's chunk; the
+ *   run hash's `packed` field says which of the two holds its items (`packing` while a packer
+ *   packs them)
+ * - `unpacked` sorted set: finished runs whose items are still to be packed, by when they ended
  * - `items:<runId>:<status>` sets: item keys per final status but `succeeded`
  *   ({@link INDEXED_ITEM_STATUSES}): the items that did not succeed, which retry, notifications
  *   and the dashboard list. `succeeded` is the common case and `queued`/`running` change on every
@@ -54,6 +61,18 @@ export class OutcomeKeys {
 
   itemsWithStatus(runId: string, status: string): string {
     return `${this.base}:items:${runId}:${status}`;
+  }
+
+  packed(runId: string): string {
+    return `${this.base}:packed:${runId}`;
+  }
+
+  packedIndex(runId: string): string {
+    return `${this.base}:packed-index:${runId}`;
+  }
+
+  unpacked(): string {
+    return `${this.base}:unpacked`;
   }
 
   target(targetId: string): string {

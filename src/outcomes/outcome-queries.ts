@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { INDEXED_ITEM_STATUSES, OutcomeKeys, parseTargetMember } from './outcome-keys.js';
 import { itemFromStored, runFromHash, type ItemRow, type RunRecord } from './outcome-records.js';
 import type { ItemStatus, OutcomeStatus } from './outcome-status.js';
+import { StoredItems } from './stored-items.js';
 
 /** Which runs to list. Times bound the fire time, both ends inclusive. */
 export interface RunQuery {
@@ -28,7 +29,6 @@ export interface ItemQuery {
 }
 
 const PAGE = 200;
-const ITEM_BATCH = 500;
 
 /**
  * Reading the outcome store: runs by definition, status and fire time; items by definition, run,
@@ -41,12 +41,14 @@ const ITEM_BATCH = 500;
  */
 export class OutcomeQueries {
   readonly keys: OutcomeKeys;
+  private readonly stored: StoredItems;
 
   constructor(
     private readonly redis: Redis,
     prefix: string,
   ) {
     this.keys = new OutcomeKeys(prefix);
+    this.stored = new StoredItems(redis, this.keys);
   }
 
   /** Runs matching `query`, newest first unless asked otherwise. */
@@ -113,31 +115,22 @@ export class OutcomeQueries {
     run: RunRecord,
     statuses: readonly ItemStatus[] | undefined,
   ): AsyncGenerator<ItemRow> {
-    const itemsKey = this.keys.items(run.runId);
     const found: ItemRow[] = [];
     if (statuses !== undefined && statuses.every(isIndexed)) {
       // Each of these statuses has its own set per run: read just those items.
       for (const status of statuses) {
         const itemKeys = await this.redis.smembers(this.keys.itemsWithStatus(run.runId, status));
-        for (let start = 0; start < itemKeys.length; start += ITEM_BATCH) {
-          const batch = itemKeys.slice(start, start + ITEM_BATCH);
-          const values = await this.redis.hmget(itemsKey, ...batch);
-          batch.forEach((itemKey, index) => {
-            const json = values[index];
-            if (json !== null && json !== undefined) found.push(row(run, itemKey, json));
-          });
+        for (const [itemKey, json] of await this.stored.get(run.runId, itemKeys)) {
+          found.push(row(run, itemKey, json));
         }
       }
     } else {
-      let cursor = '0';
-      do {
-        const [next, flat] = await this.redis.hscan(itemsKey, cursor, 'COUNT', 1000);
-        cursor = next;
-        for (let index = 0; index + 1 < flat.length; index += 2) {
-          const item = row(run, flat[index] ?? '', flat[index + 1] ?? '{}');
+      for await (const page of this.stored.pages(run.runId)) {
+        for (const [itemKey, json] of page) {
+          const item = row(run, itemKey, json);
           if (statuses === undefined || statuses.includes(item.status)) found.push(item);
         }
-      } while (cursor !== '0');
+      }
     }
     found.sort((a, b) => (a.itemKey < b.itemKey ? -1 : a.itemKey > b.itemKey ? 1 : 0));
     yield* found;
@@ -170,13 +163,16 @@ export class OutcomeQueries {
         return [{ ...pair, run }];
       });
       // One round trip for the page's items (90 nights of history is 90 of them).
-      const reads = this.redis.pipeline();
-      for (const pair of wanted) reads.hget(this.keys.items(pair.runId), pair.itemKey);
-      const replies = (await reads.exec()) ?? [];
-      for (const [index, pair] of wanted.entries()) {
-        const [error, json] = replies[index] ?? [null, null];
-        if (error !== null) throw error;
-        if (typeof json !== 'string') continue;
+      const wantedKeys = new Map<string, string[]>();
+      for (const pair of wanted) {
+        const keys = wantedKeys.get(pair.runId) ?? [];
+        keys.push(pair.itemKey);
+        wantedKeys.set(pair.runId, keys);
+      }
+      const stored = await this.stored.getAcross(wantedKeys);
+      for (const pair of wanted) {
+        const json = stored.get(pair.runId)?.get(pair.itemKey);
+        if (json === undefined) continue;
         const item = row(pair.run, pair.itemKey, json);
         if (query.statuses !== undefined && !query.statuses.includes(item.status)) continue;
         yield item;

@@ -3,6 +3,7 @@ import type { Logger } from '../shared/logger.js';
 import { OutcomeKeys, targetMember } from './outcome-keys.js';
 import { storedTarget } from './outcome-records.js';
 import { ITEM_STATUSES } from './outcome-status.js';
+import { StoredItems } from './stored-items.js';
 
 const DAY_MS = 86_400_000;
 const RUNS_PER_BATCH = 50;
@@ -74,26 +75,24 @@ async function deleteRun(
 ): Promise<number> {
   const run = await redis.hgetall(keys.run(runId));
   const definitionId = run['definitionId'];
-  const itemsKey = keys.items(runId);
   const names = new Map<string, string>();
   let items = 0;
-  // Each step reads up to TRIM_BATCH items and removes them from their targets' indexes.
-  let cursor = '0';
-  do {
-    const [next, flat] = await redis.hscan(itemsKey, cursor, 'COUNT', TRIM_BATCH);
-    cursor = next;
-    const pipeline = redis.pipeline();
-    for (let index = 0; index + 1 < flat.length; index += 2) {
-      items++;
-      const itemKey = flat[index] ?? '';
-      const stored = JSON.parse(flat[index + 1] ?? '{}') as { tg?: unknown; tn?: unknown };
-      const target = storedTarget(itemKey, stored);
-      if (target === undefined) continue;
-      pipeline.zrem(keys.target(target), targetMember(runId, itemKey, target));
-      if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), target);
+  // Each step reads a page of items (packed or not: StoredItems) and removes them from their
+  // targets' indexes, TRIM_BATCH entries per pipeline.
+  for await (const page of new StoredItems(redis, keys).pages(runId, TRIM_BATCH)) {
+    for (const slice of batches(page)) {
+      const pipeline = redis.pipeline();
+      for (const [itemKey, json] of slice) {
+        items++;
+        const stored = JSON.parse(json) as { tg?: unknown; tn?: unknown };
+        const target = storedTarget(itemKey, stored);
+        if (target === undefined) continue;
+        pipeline.zrem(keys.target(target), targetMember(runId, itemKey, target));
+        if (typeof stored.tn === 'string') names.set(stored.tn.toLowerCase(), target);
+      }
+      await pipeline.exec();
     }
-    await pipeline.exec();
-  } while (cursor !== '0');
+  }
 
   // A name whose target has no records left no longer leads anywhere.
   for (const batch of batches([...names])) {
@@ -110,18 +109,21 @@ async function deleteRun(
     if (gone.length > 0) await redis.hdel(keys.targetNames(), ...gone);
   }
 
-  // The run's hash and status sets go with UNLINK: Redis frees a large value on a thread of its
+  // The run's hashes and status sets go with UNLINK: Redis frees a large value on a thread of its
   // own, so a night's 10,000 entries cost its main thread nothing (a DEL frees them all in one
   // command; HDELs of 500 at a time cost it more in total, measured: BENCHMARKS.md).
   const transaction = redis.multi();
   transaction.unlink(
-    itemsKey,
+    keys.items(runId),
+    keys.packed(runId),
+    keys.packedIndex(runId),
     ...ITEM_STATUSES.map((status) => keys.itemsWithStatus(runId, status)),
   );
   const attached = attachedKeys?.(runId, run) ?? [];
   if (attached.length > 0) transaction.unlink(...attached);
   transaction.del(keys.run(runId));
   transaction.zrem(keys.runs(), runId);
+  transaction.zrem(keys.unpacked(), runId);
   if (definitionId !== undefined) {
     transaction.zrem(keys.runsOf(definitionId), runId);
     transaction.zrem(keys.active(definitionId), runId);

@@ -28,16 +28,38 @@ export class RedisScript {
     keys: readonly (string | Buffer)[],
     args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {
-    if (this.numberOfKeys !== undefined && keys.length !== this.numberOfKeys) {
-      throw new TypeError(
-        `${this.name} takes ${this.numberOfKeys} keys, not ${keys.length}: its call and its script disagree`,
-      );
-    }
+    this.checkKeys(keys);
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       return redis.eval(this.lua, keys.length, ...keys, ...args);
+    }
+  }
+
+  /**
+   * As {@link run}, with the reply's strings as Buffers: for a script that answers binary (a
+   * packed run's chunks), which a string reply would corrupt.
+   */
+  async runForBuffers(
+    redis: Redis,
+    keys: readonly (string | Buffer)[],
+    args: readonly (string | number | Buffer)[],
+  ): Promise<unknown> {
+    this.checkKeys(keys);
+    try {
+      return await redis.callBuffer('EVALSHA', this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return redis.callBuffer('EVAL', this.lua, keys.length, ...keys, ...args);
+    }
+  }
+
+  private checkKeys(keys: readonly (string | Buffer)[]): void {
+    if (this.numberOfKeys !== undefined && keys.length !== this.numberOfKeys) {
+      throw new TypeError(
+        `${this.name} takes ${this.numberOfKeys} keys, not ${keys.length}: its call and its script disagree`,
+      );
     }
   }
 }

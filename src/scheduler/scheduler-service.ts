@@ -3,6 +3,7 @@ import type { JobDefinition } from '../definitions/job-definition.js';
 import type { Shutdown } from '../shared/shutdown.js';
 import type { Logger } from '../shared/logger.js';
 import { RetentionTrimmer } from '../outcomes/outcome-retention.js';
+import { PackingSweeper } from '../outcomes/packing-sweeper.js';
 import type { Outcomes } from '../outcomes/outcomes.js';
 import { openShutdownConnection } from '../redis/redis-connection.js';
 import { RunProducer } from '../queue/run-producer.js';
@@ -34,7 +35,7 @@ export interface SchedulerService {
 
 /**
  * Starts a scheduler replica: connects to Redis, prepares the queues, catches up, starts ticking,
- * and trims expired outcome records periodically. Used by `paw scheduler` (and by a combined
+ * trims expired outcome records periodically and packs ended runs' items. Used by `paw scheduler` (and by a combined
  * `paw start`). Stopping is the shutdown's job: ticks stop first, then the trimmer, the queues
  * and the connection.
  */
@@ -62,6 +63,15 @@ export async function startSchedulerService(
   });
   trimmer.start();
   shutdown.add('outcome trimmer', () => trimmer.stop());
+
+  const packing = new PackingSweeper({
+    redis,
+    prefix: settings.redis.prefix,
+    packAfterMs: settings.outcomes.packAfterSeconds * 1000,
+    logger,
+  });
+  packing.start();
+  shutdown.add('outcome packing', () => packing.stop());
 
   const coordinator = new FireCoordinator(redis, settings.redis.prefix, settings.scheduler.leaseMs);
   const firer = new RunFirer(

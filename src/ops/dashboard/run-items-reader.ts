@@ -2,8 +2,9 @@ import type { Redis } from 'ioredis';
 import { INDEXED_ITEM_STATUSES, OutcomeKeys } from '../../outcomes/outcome-keys.js';
 import { itemFromStored, type ItemRecord } from '../../outcomes/outcome-records.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
+import { StoredItems } from '../../outcomes/stored-items.js';
 
-/** Items asked of Redis per SSCAN/HSCAN step. */
+/** Items asked of Redis per SSCAN step. */
 const SCAN_COUNT = 1000;
 /**
  * Items read at most to find those in a status without a set of its own (queued, running):
@@ -22,16 +23,19 @@ export interface ItemSample {
  * Bounded reads of a run's items for the dashboard, which refreshes every few seconds and must
  * stay fast for a run of 100,000 items. OutcomeQueries streams a run's items whole (right for
  * exports); here every read stops at a limit, through the outcome store's own keys
- * (outcome-keys.ts) and record format (`itemFromStored`), read-only.
+ * (outcome-keys.ts), reader of items (StoredItems) and record format (`itemFromStored`),
+ * read-only.
  */
 export class RunItemsReader {
   private readonly keys: OutcomeKeys;
+  private readonly stored: StoredItems;
 
   constructor(
     private readonly redis: Redis,
     prefix: string,
   ) {
     this.keys = new OutcomeKeys(prefix);
+    this.stored = new StoredItems(redis, this.keys);
   }
 
   /**
@@ -84,43 +88,35 @@ export class RunItemsReader {
   }
 
   /**
-   * Up to `limit` items of `runId`, whatever their status, in Redis's hash order (unrelated to
-   * when they ended, so a partial read is a fair sample of a large run).
+   * Up to `limit` items of `runId`, whatever their status, in the order they are stored (the
+   * items hash's, or by key once packed: either unrelated to when they ended, so a partial read
+   * is a fair sample of a large run).
    */
   async sample(runId: string, limit: number): Promise<ItemSample> {
-    const items = new Map<string, ItemRecord>();
-    let cursor = '0';
+    const items: ItemRecord[] = [];
     let leftOut = false;
-    do {
-      const [next, flat] = await this.redis.hscan(
-        this.keys.items(runId),
-        cursor,
-        'COUNT',
-        SCAN_COUNT,
-      );
-      cursor = next;
-      for (let index = 0; index + 1 < flat.length; index += 2) {
-        const itemKey = flat[index] ?? '';
-        if (items.has(itemKey)) continue;
-        if (items.size >= limit) {
+    for await (const page of this.stored.pages(runId)) {
+      for (const [itemKey, json] of page) {
+        if (items.length >= limit) {
           leftOut = true;
           break;
         }
-        items.set(itemKey, itemFromStored(runId, itemKey, flat[index + 1] ?? '{}'));
+        items.push(itemFromStored(runId, itemKey, json));
       }
-    } while (cursor !== '0' && !leftOut);
-    return { items: [...items.values()], complete: cursor === '0' && !leftOut };
+      if (leftOut) break;
+    }
+    return { items, complete: !leftOut };
   }
 
-  /** The items of `runId` with these keys (one HMGET: keep the list bounded); absent ones left out. */
+  /** The items of `runId` with these keys (keep the list bounded); absent ones left out. */
   async byKeys(runId: string, itemKeys: readonly string[]): Promise<ItemRecord[]> {
     if (itemKeys.length === 0) return [];
-    const values = await this.redis.hmget(this.keys.items(runId), ...itemKeys);
+    const stored = await this.stored.get(runId, itemKeys);
     const items: ItemRecord[] = [];
-    itemKeys.forEach((itemKey, index) => {
-      const json = values[index];
-      if (json !== null && json !== undefined) items.push(itemFromStored(runId, itemKey, json));
-    });
+    for (const itemKey of itemKeys) {
+      const json = stored.get(itemKey);
+      if (json !== undefined) items.push(itemFromStored(runId, itemKey, json));
+    }
     return items;
   }
 }

@@ -14,18 +14,21 @@
     ARGV[5...] per item: its key, then its stored JSON (compact names, `ua` included)
 
   Output:
-    how many items were created; a Redis error reply `PAW_NO_SUCH_RUN` when there is no run
+    how many items were created; a Redis error reply `PAW_NO_SUCH_RUN` when there is no run,
+    `PAW_RUN_PACKED` when its items are packed (includes/runPacked.lua)
 ]]
 --- @include "outcomes/lua/includes/runHash.lua"
 --- @include "outcomes/lua/includes/indexedItemStatuses.lua"
 --- @include "outcomes/lua/includes/recordCoverage.lua"
 --- @include "outcomes/lua/includes/storedItem.lua"
+--- @include "outcomes/lua/includes/runPacked.lua"
 
 local runKey, itemsKey = KEYS[1], KEYS[2]
 local base, runId, startMs = ARGV[1], ARGV[2], ARGV[4]
 local run = redis.call('HMGET', runKey, 'fireMs', 'status', 'startedAt', 'attempts')
 local fireMs = run[1]
 if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
+if pawRunPacked(runKey) then return redis.error_reply('PAW_RUN_PACKED') end
 if startMs ~= '' then
   -- A start deferred to this write (see src/outcomes/deferred-starts.ts).
   local started = pawStarted({status = run[2], startedAt = run[3] or nil, attempts = run[4] or nil}, startMs)

@@ -202,7 +202,7 @@ export class LaneQueue {
       this.laneKeys.lane(runId, lane),
       this.laneKeys.laneQueue(runId),
     ];
-    const reply = (await withKnownRun(runId, () =>
+    const reply = (await this.items.writing(runId, () =>
       writeLaneScript.run(this.redis, keys, args),
     )) as string[];
     if (reply[0] === REFUSED) throw job.refused(Number(reply[1]));

@@ -10,7 +10,8 @@
 
   A run recorded skipped or missed stays so, and so does an ended run when the status is to be
   derived (a repeated step). The run leaves its definition's active runs
-  (`<base>:active:<definitionId>`).
+  (`<base>:active:<definitionId>`) and joins the runs whose items are to be packed
+  (`<base>:unpacked`, by the time it ended: src/outcomes/run-packer.ts).
 
   Returns {final status, status before the call, ...the run's fields as they are now, flat}
   ({'', ''} when there is no such run): the caller tells the call that ended the run from a
@@ -55,5 +56,6 @@ local function pawFinishRun(runKey, base, runId, nowMs, wanted, errorCode, error
   end
   redis.call('HSET', runKey, unpack(fields))
   redis.call('ZREM', base .. ':active:' .. (run.definitionId or ''), runId)
+  redis.call('ZADD', base .. ':unpacked', nowMs, runId)
   return reply(status)
 end

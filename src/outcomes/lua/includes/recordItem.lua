@@ -14,15 +14,18 @@
   Returns {previous status ('' for a new item), the stored JSON, then the run's counters after
   the update (total, queued, running, succeeded, failed, skipped, timed-out, canceled), then,
   when it finished the run, pawFinishRun's reply}; {'PAW_NOT_RECORDED', stored JSON or ''} when
-  the item's status was not `onlyIf`; or a Redis error reply `PAW_NO_SUCH_RUN`.
+  the item's status was not `onlyIf`; or a Redis error reply `PAW_NO_SUCH_RUN`, or
+  `PAW_RUN_PACKED` when the run's items are packed (includes/runPacked.lua).
 ]]
 --- @include "outcomes/lua/includes/runHash.lua"
 --- @include "outcomes/lua/includes/finishRun.lua"
 --- @include "outcomes/lua/includes/indexedItemStatuses.lua"
 --- @include "outcomes/lua/includes/recordCoverage.lua"
 --- @include "outcomes/lua/includes/storedItem.lua"
+--- @include "outcomes/lua/includes/runPacked.lua"
 
 local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patchJson, onlyIf, merge, finishIfLast, startMs)
+  if pawRunPacked(runKey) then return redis.error_reply('PAW_RUN_PACKED') end
   local fireMs
   if startMs ~= '' then
     -- A start deferred to this write (see src/outcomes/deferred-starts.ts).

@@ -30,7 +30,8 @@
     else {what became of the job (0 neither moved nor kept: not asked, or nothing is left in the
     lane nor in the queue; 1 moved; 2 kept; a negative BullMQ code: it could not be moved), then
     for each item the length of its record's reply (0 when nothing was to be recorded) and that
-    reply (pawRecordItem's, in src/outcomes/lua/includes/recordItem.lua)}
+    reply (pawRecordItem's, in src/outcomes/lua/includes/recordItem.lua)}; a Redis error reply
+    `PAW_RUN_PACKED` (nothing recorded) when the run's items are packed
 ]]
 --- @include "queue/lua/includes/delayedMove.lua"
 --- @include "outcomes/lua/includes/recordItem.lua"
@@ -38,6 +39,8 @@
 local owned = pawJobOwned()
 if owned < 0 then return {'PAW_STEP_REFUSED', tostring(owned)} end
 local runKey, itemsKey, laneKey, queueKey = KEYS[12], KEYS[13], KEYS[14], KEYS[15]
+-- Refused before anything is written, as pawRecordItem would refuse each item.
+if pawRunPacked(runKey) then return redis.error_reply('PAW_RUN_PACKED') end
 local move, stayIfDueWithinMs = ARGV[10], ARGV[11]
 local base, runId, nowMs, start = ARGV[12], ARGV[13], ARGV[14], ARGV[15]
 local reply = {0}

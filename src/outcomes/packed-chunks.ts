@@ -1,0 +1,49 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+
+/**
+ * Items per packed chunk. Compression gains little beyond it (measured on a night's snapshot
+ * items: 92 B per item at 64, 88 at 128, 86 at 256, deflate level 6), while reading one item
+ * inflates its whole chunk.
+ */
+export const ITEMS_PER_CHUNK = 128;
+
+/** An item as stored: its key and its stored JSON (storedPatch in outcome-records.ts). */
+export type StoredItem = readonly [itemKey: string, json: string];
+
+/**
+ * A chunk of a packed run (src/outcomes/run-packer.ts): its items, in byte order of their keys, as
+ * a JSON array of `[itemKey, storedJson]` pairs, deflated. Deflate (zlib) is in Node itself and
+ * fast enough for a night's 10,000 items (about 100 ms to pack); brotli packs 7 % smaller at
+ * twice the time.
+ */
+export function encodeChunk(items: readonly StoredItem[]): Buffer {
+  return deflateRawSync(Buffer.from(JSON.stringify(items)), { level: 6 });
+}
+
+/** The items of a chunk {@link encodeChunk} wrote. */
+export function decodeChunk(chunk: Buffer): StoredItem[] {
+  const items: unknown = JSON.parse(inflateRawSync(chunk).toString('utf8'));
+  if (!Array.isArray(items)) throw new TypeError('a packed chunk is not a list of items');
+  return items.map((item: unknown) => {
+    if (
+      !Array.isArray(item) ||
+      item.length !== 2 ||
+      typeof item[0] !== 'string' ||
+      typeof item[1] !== 'string'
+    ) {
+      throw new TypeError('a packed chunk holds an entry that is not [itemKey, json]');
+    }
+    return [item[0], item[1]] as const;
+  });
+}
+
+/**
+ * Item keys in Redis's order for a sorted set read by lex range (byte order of UTF-8), which
+ * finds an item's chunk (readItems-4.lua); JavaScript's own string order differs past U+FFFF.
+ */
+export function sortByBytes(itemKeys: readonly string[]): string[] {
+  return itemKeys
+    .map((key) => ({ key, bytes: Buffer.from(key, 'utf8') }))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+    .map(({ key }) => key);
+}

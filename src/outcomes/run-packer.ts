@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { luaScript } from '../redis/lua-file.js';
+import type { OutcomeKeys } from './outcome-keys.js';
+import { encodeChunk, ITEMS_PER_CHUNK, sortByBytes, decodeChunk } from './packed-chunks.js';
+
+const beginPackScript = luaScript('outcomes/lua/packing/beginPack-2.lua');
+const commitPackScript = luaScript('outcomes/lua/packing/commitPack-5.lua');
+const abortPackScript = luaScript('outcomes/lua/packing/abortPack-3.lua');
+const openRunScript = luaScript('outcomes/lua/packing/openRun-1.lua');
+const restoreItemsScript = luaScript('outcomes/lua/packing/restoreItems-2.lua');
+const finishRestoreScript = luaScript('outcomes/lua/packing/finishRestore-4.lua');
+
+/** Items asked of Redis per HSCAN step while packing. */
+const SCAN_COUNT = 1000;
+/** Chunks read (HMGET of their items) and written per round trip while packing. */
+const CHUNKS_PER_STEP = 8;
+/** Items put back per script while unpacking. */
+const RESTORE_BATCH = 500;
+/** A pack this old was left by a packer that died: another may take it over. */
+const STALE_PACK_MS = 10 * 60_000;
+
+/** What became of a run asked to be packed. */
+export type PackOutcome =
+  | { readonly packed: true; readonly items: number; readonly chunks: number }
+  | {
+      readonly packed: false;
+      /** none: no such run; active: queued or running; busy: another packer is at it; lost: a write came in. */
+      readonly why: 'none' | 'active' | 'packed' | 'busy' | 'lost';
+    };
+
+/**
+ * Packs a finished run's items: the items hash (one field per item, about 800 bytes each in
+ * Redis) becomes chunks of 128 items, compressed (packed-chunks.ts), about 90 bytes per item, with
+ * the same information; 90 nights of 10,000 items fit in about 150 MB instead of 700. The items
+ * of a run still being written stay in the hash, where every write is a field update.
+ *
+ * Packing is safe beside any writer: `beginPack` marks the run, every script that writes its
+ * items then refuses (`PAW_RUN_PACKED`), and a writer that meets the mark calls {@link unpack},
+ * which calls off a pack in progress or puts the items back, then writes again
+ * (ItemStore.writing). Readers go through StoredItems, which reads either layout.
+ */
+export class RunPacker {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: OutcomeKeys,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Packs the items of `runId` if it has ended and is not packed. */
+  async pack(runId: string): Promise<PackOutcome> {
+    const now = this.clock().getTime();
+    const token = `${now}:${randomUUID()}`;
+    const begun = String(
+      await beginPackScript.run(
+        this.redis,
+        [this.keys.run(runId), this.keys.unpacked()],
+        [runId, token, now, STALE_PACK_MS],
+      ),
+    );
+    if (begun !== 'ok')
+      return { packed: false, why: begun as 'none' | 'active' | 'packed' | 'busy' };
+    try {
+      const written = await this.writeChunks(runId);
+      const committed =
+        written === undefined
+          ? 'lost'
+          : String(
+              await commitPackScript.run(
+                this.redis,
+                [
+                  this.keys.run(runId),
+                  this.keys.items(runId),
+                  this.keys.packed(runId),
+                  this.keys.packedIndex(runId),
+                  this.keys.unpacked(),
+                ],
+                [runId, token, written.items, written.chunks],
+              ),
+            );
+      if (committed === 'ok' && written !== undefined) return { packed: true, ...written };
+      await this.abort(runId, token);
+      return { packed: false, why: 'lost' };
+    } catch (error) {
+      await this.abort(runId, token).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Makes a run's items writable: calls off a pack in progress, or puts a packed run's items back
+   * in its items hash. The run is packed again once it has ended again (`<base>:unpacked`).
+   */
+  async unpack(runId: string): Promise<void> {
+    const packed = String(await openRunScript.run(this.redis, [this.keys.run(runId)], []));
+    if (packed === '') return;
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscanBuffer(
+        this.keys.packed(runId),
+        cursor,
+        'COUNT',
+        CHUNKS_PER_STEP,
+      );
+      cursor = next.toString();
+      const items: string[] = [];
+      for (let index = 1; index < flat.length; index += 2) {
+        const chunk = flat[index];
+        if (chunk !== undefined)
+          for (const [itemKey, json] of decodeChunk(chunk)) items.push(itemKey, json);
+      }
+      for (let first = 0; first < items.length; first += 2 * RESTORE_BATCH) {
+        const restored = await restoreItemsScript.run(
+          this.redis,
+          [this.keys.run(runId), this.keys.items(runId)],
+          [packed, ...items.slice(first, first + 2 * RESTORE_BATCH)],
+        );
+        // Another unpack finished first, or the run was trimmed: nothing is left to do.
+        if (Number(restored) === 0) return;
+      }
+    } while (cursor !== '0');
+    await finishRestoreScript.run(
+      this.redis,
+      [
+        this.keys.run(runId),
+        this.keys.packed(runId),
+        this.keys.packedIndex(runId),
+        this.keys.unpacked(),
+      ],
+      [packed, runId, this.clock().getTime()],
+    );
+  }
+
+  /**
+   * Writes a run's items as chunks (not yet in use: commitPack makes them so). Undefined when an
+   * item was gone by the time its chunk was read (a writer called the pack off).
+   */
+  private async writeChunks(
+    runId: string,
+  ): Promise<{ readonly items: number; readonly chunks: number } | undefined> {
+    const itemKeys = sortByBytes(await this.itemKeys(runId));
+    const packedKey = this.keys.packed(runId);
+    const indexKey = this.keys.packedIndex(runId);
+    // Left by a pack that died before its commit or abort.
+    await this.redis.unlink(packedKey, indexKey);
+    const chunkKeys: string[][] = [];
+    for (let first = 0; first < itemKeys.length; first += ITEMS_PER_CHUNK) {
+      chunkKeys.push(itemKeys.slice(first, first + ITEMS_PER_CHUNK));
+    }
+    for (let first = 0; first < chunkKeys.length; first += CHUNKS_PER_STEP) {
+      const step = chunkKeys.slice(first, first + CHUNKS_PER_STEP);
+      const reads = this.redis.pipeline();
+      for (const keys of step) reads.hmget(this.keys.items(runId), ...keys);
+      const replies = (await reads.exec()) ?? [];
+      const writes = this.redis.pipeline();
+      for (const [index, keys] of step.entries()) {
+        const [error, values] = replies[index] ?? [null, []];
+        if (error !== null) throw error;
+        const jsons = values as (string | null)[];
+        if (jsons.some((json) => json === null)) return undefined;
+        const name = keys[0] ?? '';
+        writes.hset(packedKey, name, encodeChunk(keys.map((key, at) => [key, jsons[at] ?? ''])));
+        writes.zadd(indexKey, 0, name);
+      }
+      for (const [error] of (await writes.exec()) ?? []) if (error !== null) throw error;
+    }
+    return { items: itemKeys.length, chunks: chunkKeys.length };
+  }
+
+  /** Every item key of a run's items hash (the values are read chunk by chunk afterwards). */
+  private async itemKeys(runId: string): Promise<string[]> {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(
+        this.keys.items(runId),
+        cursor,
+        'COUNT',
+        SCAN_COUNT,
+      );
+      cursor = next;
+      for (let index = 0; index < flat.length; index += 2) keys.push(flat[index] ?? '');
+    } while (cursor !== '0');
+    // HSCAN may return a key twice.
+    return [...new Set(keys)];
+  }
+
+  private async abort(runId: string, token: string): Promise<void> {
+    await abortPackScript.run(
+      this.redis,
+      [this.keys.run(runId), this.keys.packed(runId), this.keys.packedIndex(runId)],
+      [token],
+    );
+  }
+
+  /**
+   * Packs the runs that ended at least `afterMs` ago and are not packed yet, oldest first, until
+   * none is left or `shouldStop` says so. Returns how many runs and items it packed.
+   */
+  async packEnded(
+    afterMs: number,
+    shouldStop: () => boolean = () => false,
+  ): Promise<{ readonly runs: number; readonly items: number }> {
+    let runs = 0;
+    let items = 0;
+    const busy = new Set<string>();
+    while (!shouldStop()) {
+      const due = await this.redis.zrangebyscore(
+        this.keys.unpacked(),
+        '-inf',
+        this.clock().getTime() - afterMs,
+        'LIMIT',
+        0,
+        busy.size + 20,
+      );
+      const next = due.filter((runId) => !busy.has(runId));
+      if (next.length === 0) break;
+      for (const runId of next) {
+        if (shouldStop()) break;
+        const outcome = await this.pack(runId);
+        if (outcome.packed) {
+          runs++;
+          items += outcome.items;
+        } else if (outcome.why === 'busy' || outcome.why === 'lost') {
+          // Another packer's, or written to meanwhile: left for the next sweep.
+          busy.add(runId);
+        }
+      }
+    }
+    return { runs, items };
+  }
+}

@@ -1,0 +1,160 @@
+import type { Redis } from 'ioredis';
+import { luaScript } from '../redis/lua-file.js';
+import type { OutcomeKeys } from './outcome-keys.js';
+import { decodeChunk, type StoredItem } from './packed-chunks.js';
+
+const readItemsScript = luaScript('outcomes/lua/packing/readItems-4.lua');
+
+/** Item keys per readItems call: the script's reply and its HMGET stay bounded. */
+const READ_BATCH = 500;
+/** Items asked of Redis per HSCAN step of a run not packed, unless the reader says otherwise. */
+const SCAN_COUNT = 1000;
+/** Chunks (about 128 items each) asked of Redis per read of a packed run. */
+const CHUNKS_PER_READ = 8;
+/**
+ * Times a whole-run read starts over when the run was packed or unpacked while it read: each
+ * start skips what was read already, and packing a run twice in a read takes minutes.
+ */
+const LAYOUT_ATTEMPTS = 3;
+
+/**
+ * The one reader of a run's stored items (key layout: outcome-keys.ts), whether they are in the
+ * items hash of a recent run or packed (src/outcomes/run-packer.ts): every reader of items (the
+ * queries, the dashboard, the trim, ItemStore.get) reads through it, so none has to know which.
+ * It answers stored JSON; `itemFromStored` (outcome-records.ts) makes records of it.
+ */
+export class StoredItems {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: OutcomeKeys,
+  ) {}
+
+  /** The stored JSON of these items of `runId`, by key; absent ones are left out. */
+  async get(runId: string, itemKeys: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (let first = 0; first < itemKeys.length; first += READ_BATCH) {
+      const batch = itemKeys.slice(first, first + READ_BATCH);
+      const reply = (await readItemsScript.runForBuffers(
+        this.redis,
+        [
+          this.keys.run(runId),
+          this.keys.items(runId),
+          this.keys.packed(runId),
+          this.keys.packedIndex(runId),
+        ],
+        batch,
+      )) as readonly (number | Buffer)[];
+      readReply(batch, reply, found);
+    }
+    return found;
+  }
+
+  /**
+   * Items of several runs, in one round trip (a target's history: one item in each of 90 runs).
+   * Answers, for each run asked, its items found.
+   */
+  getAcross(
+    wanted: ReadonlyMap<string, readonly string[]>,
+  ): Promise<Map<string, Map<string, string>>> {
+    // Sent together, the calls share one round trip on the connection.
+    return Promise.all(
+      [...wanted].map(
+        async ([runId, itemKeys]) => [runId, await this.get(runId, itemKeys)] as const,
+      ),
+    ).then((entries) => new Map(entries));
+  }
+
+  /**
+   * Every item of `runId`, a page at a time (a page is at most a few thousand items): in the items
+   * hash's order for a recent run, by key for a packed one. Each item comes once, even when the
+   * run is packed or unpacked while it is read. `scanCount`: the items asked of Redis per HSCAN
+   * step of a run not packed.
+   */
+  async *pages(runId: string, scanCount = SCAN_COUNT): AsyncGenerator<StoredItem[]> {
+    const seen = new Set<string>();
+    const fresh = (items: readonly StoredItem[]): StoredItem[] =>
+      items.filter(([itemKey]) => {
+        if (seen.has(itemKey)) return false;
+        seen.add(itemKey);
+        return true;
+      });
+    for (let attempt = 0; attempt < LAYOUT_ATTEMPTS; attempt++) {
+      const packed = await this.packedField(runId);
+      const read = packed === null ? this.scanItems(runId, scanCount) : this.readChunks(runId);
+      for await (const page of read) {
+        const unseen = fresh(page);
+        if (unseen.length > 0) yield unseen;
+      }
+      // Read whole in one layout: nothing was missed.
+      if ((await this.packedField(runId)) === packed) return;
+    }
+  }
+
+  private packedField(runId: string): Promise<string | null> {
+    return this.redis.hget(this.keys.run(runId), 'packed');
+  }
+
+  private async *scanItems(runId: string, scanCount: number): AsyncGenerator<StoredItem[]> {
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(
+        this.keys.items(runId),
+        cursor,
+        'COUNT',
+        scanCount,
+      );
+      cursor = next;
+      const page: StoredItem[] = [];
+      for (let index = 0; index + 1 < flat.length; index += 2) {
+        page.push([flat[index] ?? '', flat[index + 1] ?? '{}']);
+      }
+      yield page;
+    } while (cursor !== '0');
+  }
+
+  private async *readChunks(runId: string): AsyncGenerator<StoredItem[]> {
+    const names = await this.redis.zrange(this.keys.packedIndex(runId), '0', '-1');
+    for (let first = 0; first < names.length; first += CHUNKS_PER_READ) {
+      const chunks = await this.redis.hmgetBuffer(
+        this.keys.packed(runId),
+        ...names.slice(first, first + CHUNKS_PER_READ),
+      );
+      for (const chunk of chunks) {
+        // Unpacked meanwhile: pages() reads the items hash next.
+        if (chunk === null) return;
+        yield decodeChunk(chunk);
+      }
+    }
+  }
+}
+
+/** Adds to `found` the items of `itemKeys` in readItems-4.lua's reply. */
+function readReply(
+  itemKeys: readonly string[],
+  reply: readonly (number | Buffer)[],
+  found: Map<string, string>,
+): void {
+  if (Number(reply[0]) === 0) {
+    itemKeys.forEach((itemKey, index) => {
+      const value = reply[index + 1];
+      if (Buffer.isBuffer(value) && value.length > 0) found.set(itemKey, value.toString('utf8'));
+    });
+    return;
+  }
+  const chunks = new Map<number, Map<string, string>>();
+  const chunk = (number: number): Map<string, string> => {
+    let items = chunks.get(number);
+    if (items === undefined) {
+      const value = reply[itemKeys.length + number];
+      items = new Map(Buffer.isBuffer(value) && value.length > 0 ? decodeChunk(value) : []);
+      chunks.set(number, items);
+    }
+    return items;
+  };
+  itemKeys.forEach((itemKey, index) => {
+    const number = Number(reply[index + 1]);
+    if (number === 0) return;
+    const json = chunk(number).get(itemKey);
+    if (json !== undefined) found.set(itemKey, json);
+  });
+}
