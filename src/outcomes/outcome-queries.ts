@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { INDEXED_ITEM_STATUSES, OutcomeKeys, parseTargetMember } from './outcome-keys.js';
 import { itemFromStored, runFromHash, type ItemRow, type RunRecord } from './outcome-records.js';
 import type { ItemStatus, OutcomeStatus } from './outcome-status.js';
+import { sortByBytes } from './packed-chunks.js';
 import { StoredItems } from './stored-items.js';
 
 /** Which runs to list. Times bound the fire time, both ends inclusive. */
@@ -29,11 +30,13 @@ export interface ItemQuery {
 }
 
 const PAGE = 200;
+/** Items read per round trip when a run's items are read by key. */
+const ITEM_BATCH = 500;
 
 /**
  * Reading the outcome store: runs by definition, status and fire time; items by definition, run,
- * status, target and fire time, streamed so an export of months of 5,000-item runs never holds
- * more than one run in memory.
+ * status, target and fire time, streamed a page at a time: an export of months of 100,000-item
+ * runs holds a run's item keys at most, never its items.
  *
  * How each filter is served (see outcome-keys.ts): fire time and definition by sorted-set range;
  * a target by its own index; the final statuses but `succeeded` by the run's per-status sets
@@ -81,7 +84,10 @@ export class OutcomeQueries {
     }
   }
 
-  /** Items matching `query`: run by run (newest first unless asked otherwise), by item key within a run. */
+  /**
+   * Items matching `query`: run by run (newest first unless asked otherwise), by item key (byte
+   * order) within a run.
+   */
   async *items(query: ItemQuery = {}): AsyncGenerator<ItemRow> {
     if (query.target !== undefined) {
       yield* this.itemsOfTarget(query.target, query);
@@ -111,29 +117,34 @@ export class OutcomeQueries {
     yield run;
   }
 
+  /** A run's items in `statuses` (all when undefined), by item key, a page at a time. */
   private async *itemsOfRun(
     run: RunRecord,
     statuses: readonly ItemStatus[] | undefined,
   ): AsyncGenerator<ItemRow> {
-    const found: ItemRow[] = [];
     if (statuses !== undefined && statuses.every(isIndexed)) {
       // Each of these statuses has its own set per run: read just those items.
+      const itemKeys: string[] = [];
       for (const status of statuses) {
-        const itemKeys = await this.redis.smembers(this.keys.itemsWithStatus(run.runId, status));
-        for (const [itemKey, json] of await this.stored.get(run.runId, itemKeys)) {
-          found.push(row(run, itemKey, json));
+        itemKeys.push(...(await this.redis.smembers(this.keys.itemsWithStatus(run.runId, status))));
+      }
+      const sorted = sortByBytes([...new Set(itemKeys)]);
+      for (let first = 0; first < sorted.length; first += ITEM_BATCH) {
+        const batch = sorted.slice(first, first + ITEM_BATCH);
+        const stored = await this.stored.get(run.runId, batch);
+        for (const itemKey of batch) {
+          const json = stored.get(itemKey);
+          if (json !== undefined) yield row(run, itemKey, json);
         }
       }
-    } else {
-      for await (const page of this.stored.pages(run.runId)) {
-        for (const [itemKey, json] of page) {
-          const item = row(run, itemKey, json);
-          if (statuses === undefined || statuses.includes(item.status)) found.push(item);
-        }
+      return;
+    }
+    for await (const page of this.stored.inKeyOrder(run.runId)) {
+      for (const [itemKey, json] of page) {
+        const item = row(run, itemKey, json);
+        if (statuses === undefined || statuses.includes(item.status)) yield item;
       }
     }
-    found.sort((a, b) => (a.itemKey < b.itemKey ? -1 : a.itemKey > b.itemKey ? 1 : 0));
-    yield* found;
   }
 
   private async *itemsOfTarget(target: string, query: ItemQuery): AsyncGenerator<ItemRow> {

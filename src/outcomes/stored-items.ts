@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { luaScript } from '../redis/lua-file.js';
 import type { OutcomeKeys } from './outcome-keys.js';
-import { decodeChunk, type StoredItem } from './packed-chunks.js';
+import { decodeChunk, sortByBytes, type StoredItem } from './packed-chunks.js';
 
 const readItemsScript = luaScript('outcomes/lua/packing/readItems-4.lua');
 
@@ -90,6 +90,44 @@ export class StoredItems {
     }
   }
 
+  /**
+   * Every item of `runId` in byte order of their keys, a page at a time, never the whole run in
+   * memory (an export of a 100,000-item run): a packed run's chunks are in that order already;
+   * the items hash is read for its keys first, then in order, a batch at a time.
+   */
+  async *inKeyOrder(runId: string): AsyncGenerator<StoredItem[]> {
+    let after: Buffer | undefined;
+    if ((await this.packedField(runId)) !== null) {
+      const read = { complete: true };
+      for await (const chunk of this.readChunks(runId, read)) {
+        const last = chunk.at(-1);
+        if (last !== undefined) after = Buffer.from(last[0], 'utf8');
+        yield chunk;
+      }
+      if (read.complete) return;
+    }
+    // Not packed, or unpacked while read: the rest by key, from whichever layout holds it.
+    const itemKeys: string[] = [];
+    for await (const page of this.pages(runId)) {
+      for (const [itemKey] of page) {
+        if (after === undefined || Buffer.compare(Buffer.from(itemKey, 'utf8'), after) > 0) {
+          itemKeys.push(itemKey);
+        }
+      }
+    }
+    const sorted = sortByBytes(itemKeys);
+    for (let first = 0; first < sorted.length; first += READ_BATCH) {
+      const batch = sorted.slice(first, first + READ_BATCH);
+      const found = await this.get(runId, batch);
+      const page: StoredItem[] = [];
+      for (const itemKey of batch) {
+        const json = found.get(itemKey);
+        if (json !== undefined) page.push([itemKey, json]);
+      }
+      yield page;
+    }
+  }
+
   private packedField(runId: string): Promise<string | null> {
     return this.redis.hget(this.keys.run(runId), 'packed');
   }
@@ -112,7 +150,11 @@ export class StoredItems {
     } while (cursor !== '0');
   }
 
-  private async *readChunks(runId: string): AsyncGenerator<StoredItem[]> {
+  /** A packed run's chunks in order; `read.complete` false when it was unpacked meanwhile. */
+  private async *readChunks(
+    runId: string,
+    read: { complete: boolean } = { complete: true },
+  ): AsyncGenerator<StoredItem[]> {
     const names = await this.redis.zrange(this.keys.packedIndex(runId), '0', '-1');
     for (let first = 0; first < names.length; first += CHUNKS_PER_READ) {
       const chunks = await this.redis.hmgetBuffer(
@@ -120,11 +162,15 @@ export class StoredItems {
         ...names.slice(first, first + CHUNKS_PER_READ),
       );
       for (const chunk of chunks) {
-        // Unpacked meanwhile: pages() reads the items hash next.
-        if (chunk === null) return;
+        if (chunk === null) {
+          read.complete = false;
+          return;
+        }
         yield decodeChunk(chunk);
       }
     }
+    // No chunk at all: the run was unpacked before its index was read.
+    if (names.length === 0) read.complete = false;
   }
 }
 

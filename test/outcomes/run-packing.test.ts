@@ -5,6 +5,7 @@ import type { ItemRow, ItemUpdate } from '../../src/outcomes/outcome-records.js'
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { PackingSweeper } from '../../src/outcomes/packing-sweeper.js';
 import { RunPacker } from '../../src/outcomes/run-packer.js';
+import { StoredItems } from '../../src/outcomes/stored-items.js';
 import { RunItemsReader } from '../../src/ops/dashboard/run-items-reader.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { createNightlyRun } from '../testkit/nightly-run.js';
@@ -212,6 +213,35 @@ describe('packing an ended run', () => {
       expect(queued !== null || isPacked !== null).toBe(true);
       if (!packed.packed) expect(packed.why).toBe('lost');
     }
+  });
+
+  it('reads a run in key order a page at a time, each item once, though it is unpacked mid-read', async () => {
+    const prefix = uniquePrefix('pack-order');
+    const store = new Outcomes(redis, prefix);
+    const runId = 'nightly@order';
+    const count = 1300;
+    await finishedNight(store, runId, count);
+    const expected = Array.from({ length: count }, (_, index) => itemKeyOf(index)).sort();
+    const stored = new StoredItems(redis, store.keys);
+    const keysOf = async (): Promise<string[]> => {
+      const keys: string[] = [];
+      for await (const page of stored.inKeyOrder(runId)) keys.push(...page.map(([key]) => key));
+      return keys;
+    };
+    // Not packed: read by key, a batch at a time.
+    expect(await keysOf()).toEqual(expected);
+
+    const packer = new RunPacker(redis, store.keys);
+    expect((await packer.pack(runId)).packed).toBe(true);
+    const keys: string[] = [];
+    let pages = 0;
+    for await (const page of stored.inKeyOrder(runId)) {
+      keys.push(...page.map(([key]) => key));
+      // A late write unpacks the run after the first page was read.
+      if (++pages === 1) await packer.unpack(runId);
+    }
+    expect(pages).toBeGreaterThan(2);
+    expect(keys).toEqual(expected);
   });
 
   it('trims a packed run with every key and index entry', async () => {
