@@ -2,8 +2,9 @@
  * How much Redis memory and time the outcome store takes for nightly snapshot runs of 5,000
  * workloads: records RUNS runs of ITEMS items each, each item as a snapshot night leaves it
  * (the ids, names, job ids, status links and details of `npm run bench -- nightly`'s items;
- * 2% failed with an error message), then reports used memory per run and per item, the time to record
- * them, and the time to list one run's failed items and one target's history.
+ * 2% failed with an error message), then reports used memory per run and per item as recorded and
+ * once packed (the scheduler's PackingSweeper, as `outcomes.packAfterSeconds` after each run's end),
+ * the time to record them, and the time to list one run's failed items and one target's history.
  *
  *   npx tsx bench/outcome-store-memory.ts            # 3 runs × 5,000 items
  *   RUNS=10 ITEMS=5000 npx tsx bench/outcome-store-memory.ts
@@ -14,8 +15,10 @@ import { Redis } from 'ioredis';
 import { OutcomeQueries } from '../src/outcomes/outcome-queries.js';
 import { trimOutcomes } from '../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../src/outcomes/outcomes.js';
+import { PackingSweeper } from '../src/outcomes/packing-sweeper.js';
+import { silentLogger } from '../src/shared/logger.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
-import { usedMemoryBytes } from './support/used-memory.js';
+import { settledUsedMemoryBytes, usedMemoryBytes } from './support/used-memory.js';
 import { fillWorkloads, snapshotItemUpdate } from './support/outcome-fill.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 3);
@@ -59,7 +62,18 @@ try {
     recordMs += performance.now() - started;
     await store.runs.finish(runId);
   }
-  const used = (await usedMemoryBytes(redis)) - before;
+  const unpacked = (await usedMemoryBytes(redis)) - before;
+  const packing = performance.now();
+  const sweeper = new PackingSweeper({
+    redis,
+    prefix: 'bench',
+    packAfterMs: 0,
+    logger: silentLogger(),
+  });
+  await sweeper.sweepOnce();
+  await sweeper.stop();
+  const packMs = performance.now() - packing;
+  const used = (await settledUsedMemoryBytes(redis)) - before;
 
   let started = performance.now();
   let failed = 0;
@@ -74,15 +88,29 @@ try {
   for await (const _item of queries.items({ target: workloads[7]?.name ?? '' })) history++;
   const historyMs = performance.now() - started;
 
-  const itemsHash = Number(
-    await redis.memory('USAGE', 'bench:outcomes:items:nightly-vms@20250601T010000Z', 'SAMPLES', 0),
-  );
+  const itemsHash =
+    Number(
+      await redis.memory(
+        'USAGE',
+        'bench:outcomes:packed:nightly-vms@20250601T010000Z',
+        'SAMPLES',
+        0,
+      ),
+    ) +
+    Number(
+      await redis.memory(
+        'USAGE',
+        'bench:outcomes:packed-index:nightly-vms@20250601T010000Z',
+        'SAMPLES',
+        0,
+      ),
+    );
   const names = Number(await redis.memory('USAGE', 'bench:outcomes:target-names', 'SAMPLES', 0));
   const oneTarget = Number(
     await redis.memory('USAGE', `bench:outcomes:target:${workloads[7]?.id ?? ''}`, 'SAMPLES', 0),
   );
   console.log(
-    `breakdown: items hash per run ${itemsHash} B; target-names ${names} B; one target index ${oneTarget} B`,
+    `breakdown: packed items per run ${itemsHash} B; target-names ${names} B; one target index ${oneTarget} B`,
   );
   // The trim of the first night alone: its retention ends between the first and second fire.
   await redis.config('SET', 'slowlog-log-slower-than', '0');
@@ -116,7 +144,10 @@ try {
   const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   console.log(`runs × items:                ${RUNS} × ${ITEMS}`);
   console.log(
-    `memory used:                 ${mib(used)} (${mib(used / RUNS)} per run, ${Math.round(used / RUNS / ITEMS)} B per item)`,
+    `memory used, as recorded:    ${mib(unpacked)} (${Math.round(unpacked / RUNS / ITEMS)} B per item)`,
+  );
+  console.log(
+    `memory used, packed:         ${mib(used)} (${mib(used / RUNS)} per run, ${Math.round(used / RUNS / ITEMS)} B per item; packed in ${packMs.toFixed(0)} ms)`,
   );
   console.log(
     `record items:                ${Math.round((RUNS * ITEMS) / (recordMs / 1000))} items/s (${CONCURRENCY} concurrent calls)`,

@@ -22,7 +22,9 @@ import type { Progress } from '../nightly/progress.js';
 import { everySecondsCron } from './every-seconds-cron.js';
 import { measureOperatorCommands } from './operator-commands.js';
 import { atMost, growthPercent, type LongrunFigure } from './longrun-report.js';
-import { usedMemoryBytes } from '../support/used-memory.js';
+import { settledUsedMemoryBytes, usedMemoryBytes } from '../support/used-memory.js';
+import { PackingSweeper } from '../../src/outcomes/packing-sweeper.js';
+import { silentLogger } from '../../src/shared/logger.js';
 
 export interface LongNightsOptions {
   readonly command: PawCommand;
@@ -46,7 +48,10 @@ export interface LongNightsResult {
       string,
       { afterNight2: number; afterLast: number; growthPercent: number }
     >;
+    /** Once every night is packed. */
     readonly redisBytesPerItem: number;
+    /** Right after the last night ended, its items not yet packed. */
+    readonly redisBytesPerItemAtEnd: number;
     readonly items: number;
     readonly runsCommand: CommandFigures;
     readonly failedCommand: CommandFigures;
@@ -165,7 +170,19 @@ export async function runLongNights(options: LongNightsOptions): Promise<LongNig
 
     const runs = await queries.listRuns({ definitionId: DEFINITION_ID, order: 'oldest-first' });
     const items = runs.reduce((sum, run) => sum + run.counts.total, 0);
-    const redisBytesPerItem = ((await usedMemoryBytes(redis)) - memoryBefore) / items;
+    // Right after the last night, its items are still in their hash: paw start packs a run
+    // outcomes.packAfterSeconds (10 s) after it ends. Both figures: as left, and once packed (by
+    // the same sweeper paw start runs, here in this process since paw start is stopped).
+    const redisBytesPerItemAtEnd = ((await usedMemoryBytes(redis)) - memoryBefore) / items;
+    const sweeper = new PackingSweeper({
+      redis,
+      prefix: 'paw',
+      packAfterMs: 0,
+      logger: silentLogger(),
+    });
+    await sweeper.sweepOnce();
+    await sweeper.stop();
+    const redisBytesPerItem = ((await settledUsedMemoryBytes(redis)) - memoryBefore) / items;
     progress.line(`longrun: ${runs.length} runs, ${items} items stored; timing paw's commands`);
     const {
       runsCommand,
@@ -208,8 +225,13 @@ export async function runLongNights(options: LongNightsOptions): Promise<LongNig
         measured: `${one.afterNight2.toFixed(0)} → ${one.afterLast.toFixed(0)} MB (${one.growthPercent.toFixed(1)} %)`,
       })),
       {
-        figure: 'Redis bytes per item (used_memory growth / items stored)',
-        measured: `${redisBytesPerItem.toFixed(0)} B (${items} items)`,
+        ...atMost(
+          'Redis bytes per item (used_memory growth / items stored), packed',
+          redisBytesPerItem,
+          300,
+          ' B',
+        ),
+        measured: `${redisBytesPerItem.toFixed(0)} B (${items} items; ${redisBytesPerItemAtEnd.toFixed(0)} B right after the last night, before paw packed it)`,
       },
       { figure: 'paw runs', measured: `${runsCommand.seconds.toFixed(2)} s` },
       {
@@ -227,6 +249,7 @@ export async function runLongNights(options: LongNightsOptions): Promise<LongNig
         nights,
         rssMb: rss,
         redisBytesPerItem,
+        redisBytesPerItemAtEnd,
         items,
         runsCommand,
         failedCommand,

@@ -12,12 +12,13 @@ export type StoredItem = readonly [itemKey: string, json: string];
 
 /**
  * A chunk of a packed run (src/outcomes/run-packer.ts): its items, in byte order of their keys, as
- * a JSON array of `[itemKey, storedJson]` pairs, deflated. Deflate (zlib) is in Node itself and
- * fast enough for a night's 10,000 items (about 100 ms to pack); brotli packs 7 % smaller at
- * twice the time.
+ * a JSON array of `[itemKey, storedJson]` pairs, deflated. Deflate (zlib) is in Node itself;
+ * brotli packs 7 % smaller at twice the time. Level 3: measured on a night's snapshot items, 91 B
+ * an item in 8 µs, where level 6 takes 88 B in 14 µs (a 100,000-item night is packed in the
+ * scheduler's process, beside its other work).
  */
 export function encodeChunk(items: readonly StoredItem[]): Buffer {
-  return deflateRawSync(Buffer.from(JSON.stringify(items)), { level: 6 });
+  return deflateRawSync(Buffer.from(JSON.stringify(items)), { level: 3 });
 }
 
 /** The items of a chunk {@link encodeChunk} wrote. */
@@ -38,10 +39,20 @@ export function decodeChunk(chunk: Buffer): StoredItem[] {
 }
 
 /**
+ * Characters where JavaScript's string order (UTF-16 code units) and byte order of UTF-8 part:
+ * surrogates (what lies past U+FFFF) sort before U+E000–U+FFFF in one and after in the other.
+ */
+const ORDER_DIFFERS = /[\uD800-\uFFFF]/;
+
+/**
  * Item keys in Redis's order for a sorted set read by lex range (byte order of UTF-8), which
- * finds an item's chunk (readItems-4.lua); JavaScript's own string order differs past U+FFFF.
+ * finds an item's chunk (readItems-4.lua). Keys without the characters where the two orders
+ * part (every workload id seen) sort as strings, five times faster than as bytes.
  */
 export function sortByBytes(itemKeys: readonly string[]): string[] {
+  if (!itemKeys.some((key) => ORDER_DIFFERS.test(key))) {
+    return [...itemKeys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
   return itemKeys
     .map((key) => ({ key, bytes: Buffer.from(key, 'utf8') }))
     .sort((a, b) => Buffer.compare(a.bytes, b.bytes))

@@ -169,20 +169,21 @@ export class RunPacker {
 
   /** Every item key of a run's items hash (the values are read chunk by chunk afterwards). */
   private async itemKeys(runId: string): Promise<string[]> {
-    const keys: string[] = [];
+    const keys = new Set<string>();
     let cursor = '0';
     do {
-      const [next, flat] = await this.redis.hscan(
+      // As Buffers: the values, read only to be dropped, are never decoded into strings.
+      const [next, flat] = await this.redis.hscanBuffer(
         this.keys.items(runId),
         cursor,
         'COUNT',
         SCAN_COUNT,
       );
-      cursor = next;
-      for (let index = 0; index < flat.length; index += 2) keys.push(flat[index] ?? '');
+      cursor = next.toString();
+      // HSCAN may return a key twice.
+      for (let index = 0; index < flat.length; index += 2) keys.add(flat[index]?.toString() ?? '');
     } while (cursor !== '0');
-    // HSCAN may return a key twice.
-    return [...new Set(keys)];
+    return [...keys];
   }
 
   private async abort(runId: string, token: string): Promise<void> {
