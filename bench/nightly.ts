@@ -67,6 +67,10 @@ options:
                           its pod (deploy/kubernetes/worker.yaml's memory limit: 512 MiB, an old
                           generation of 256 MB), host the one it gets on this machine (up to 4 GB,
                           which V8 fills with garbage before it collects); bench/nightly/pod-heap.ts
+  --stored-nights K       the night runs on top of an outcome store already holding K nights of
+                          N items of another definition (recorded through paw's recording path and
+                          packed as paw's scheduler packs them), as after K nights in production:
+                          --stored-nights 90 is the issue's full store (default 0)
   --logs DIR              keep each paw process's log (at PAW_LOG_LEVEL, warn by default) in
                           DIR/<process>-<N>.log, to find out what a slow night did
   --json FILE             also write the figures as JSON to FILE (with --sizes: every night's,
@@ -84,6 +88,8 @@ interface NightlyOptions {
   /** Where each paw process's log goes (its standard error), one file per process and night. */
   logsDir: string | undefined;
   heap: HeapChoice;
+  /** Nights of N items already stored when the night runs. */
+  storedNights: number;
   snapshots: number;
   /** One night per size (the scaling report), instead of one of `snapshots`. */
   sizes: readonly number[] | undefined;
@@ -118,6 +124,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
         'cpu-prof': { type: 'string' },
         logs: { type: 'string' },
         heap: { type: 'string', default: 'pod' },
+        'stored-nights': { type: 'string', default: '0' },
         json: { type: 'string' },
         markdown: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -158,8 +165,14 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
   const heap = parsed.heap;
   if (heap !== 'pod' && heap !== 'host')
     throw new UsageError(`--heap must be pod or host, not '${heap}'`);
+  const storedNights = Number(parsed['stored-nights']);
+  if (!Number.isInteger(storedNights) || storedNights < 0)
+    throw new UsageError(
+      `--stored-nights must be a whole number of nights, not '${parsed['stored-nights']}'`,
+    );
   return {
     heap,
+    storedNights,
     pawFrom,
     cpuProfileDir: parsed['cpu-prof'],
     logsDir: parsed.logs,
@@ -283,6 +296,7 @@ async function runNight(
         rateLimit: { requestsPerSecond: settings.requestsPerSecond, burst: settings.burst },
         dir,
         logsDir: options.logsDir,
+        storedNights: options.storedNights,
         progress,
       });
       contenders.push(result.result);

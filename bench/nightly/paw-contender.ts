@@ -7,7 +7,11 @@ import type { RunRecord } from '../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { findFreePort } from '../../src/shared/free-port.js';
+import { PackingSweeper } from '../../src/outcomes/packing-sweeper.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { fillOutcomeStore, fillWorkloads } from '../support/outcome-fill.js';
+import { settledUsedMemoryBytes } from '../support/used-memory.js';
 import type { PawCommand } from './compiled-paw.js';
 import { ContenderCrashedError, type ContenderResult } from './contender-result.js';
 import { lowerBound, type LowerBound } from './lower-bound.js';
@@ -35,6 +39,8 @@ export interface PawContenderOptions {
   readonly dir: string;
   /** Keep each process's log (its standard error) in this folder, `<process>-<N>.log`. */
   readonly logsDir?: string | undefined;
+  /** Nights of `snapshots` items stored before the night (another definition's), packed. */
+  readonly storedNights?: number;
   readonly progress: Progress;
 }
 
@@ -44,6 +50,7 @@ export interface PawResult {
 }
 
 const DEFINITION_ID = 'bench-nightly';
+const DAY_MS = 86_400_000;
 /** How long paw's processes are watched idle, after they are ready and before the fire. */
 const IDLE_MEASURE_MS = 5_000;
 /** GETs of each dashboard API route timed after the night. */
@@ -81,6 +88,9 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
   const processes: PawProcess[] = [];
   const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   try {
+    if ((options.storedNights ?? 0) > 0) {
+      await storeEarlierNights(redis, options.storedNights ?? 0, options.snapshots, progress);
+    }
     const { entry } = options.command;
     // Each long-running process serves health and metrics on a port of its own, as in
     // production: Node's process metrics (event-loop lag sampling) cost CPU too.
@@ -396,4 +406,40 @@ async function usedMemoryMb(redis: Redis): Promise<{ usedMb: number; peakMb: num
   const megabytes = (field: string): number =>
     Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(info)?.[1] ?? NaN) / (1024 * 1024);
   return { usedMb: megabytes('used_memory'), peakMb: megabytes('used_memory_peak') };
+}
+
+/**
+ * Fills the outcome store with `nights` earlier nights of `items` items of another definition,
+ * through paw's recording path, and packs them as paw's scheduler would have after each: the
+ * store a night meets after months in production.
+ */
+async function storeEarlierNights(
+  redis: Redis,
+  nights: number,
+  items: number,
+  progress: Progress,
+): Promise<void> {
+  const outcomes = new Outcomes(redis, 'paw');
+  await fillOutcomeStore(outcomes, {
+    definitionId: 'earlier-nights',
+    nights,
+    workloads: fillWorkloads(items),
+    firstNight: Date.now() - (nights + 0.5) * DAY_MS,
+    onNight: (night) => {
+      if ((night + 1) % 10 === 0 || night + 1 === nights)
+        progress.line(`paw: stored ${night + 1} of ${nights} earlier nights of ${items} items`);
+    },
+  });
+  const sweeper = new PackingSweeper({
+    redis,
+    prefix: 'paw',
+    packAfterMs: 0,
+    logger: silentLogger(),
+  });
+  await sweeper.sweepOnce();
+  await sweeper.stop();
+  const used = await settledUsedMemoryBytes(redis);
+  progress.line(
+    `paw: earlier nights packed; Redis used_memory ${(used / 1024 / 1024).toFixed(0)} MiB`,
+  );
 }
