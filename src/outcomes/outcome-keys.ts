@@ -5,13 +5,14 @@
  * - `run:<runId>` hash: the run's fields and item counters (`count:<status>`, `count:total`)
  * - `runs` and `runs:def:<definitionId>` sorted sets: run ids by fire time (ms)
  * - `active:<definitionId>` sorted set: runs still queued or running (the overlap check)
- * - `items:<runId>` hash: item key → the item as compact JSON (storedPatch in outcome-records.ts),
- *   while the run is active and for a short while after it ends; then
- * - `packed:<runId>` hash: the same items, packed (src/outcomes/run-packer.ts): chunk name (its
- *   first item key) → about 128 items, compressed (packed-chunks.ts); with `packed-index:<runId>`,
- *   a sorted set of the chunk names (score 0, read by byte order) to find an item's chunk; the
- *   run hash's `packed` field says which of the two holds its items (`packing` while a packer
- *   packs them)
+ * - `items:<runId>` hash: item key → the item as compact JSON (storedPatch in outcome-records.ts):
+ *   every item while the run is active and for a short while after it ends; then only those that
+ *   did not succeed (what operators read), and
+ * - `packed:<runId>` hash: the items that succeeded, packed (src/outcomes/run-packer.ts): chunk
+ *   name (its first item key) → up to 128 items, compressed (packed-chunks.ts); with
+ *   `packed-index:<runId>`, a sorted set of the chunk names (score 0, read by byte order) to find
+ *   an item's chunk; the run hash's `packed` field says the run is packed (`packing` while a packer
+ *   packs it, its items that stay meanwhile gathered in `packing:<runId>`)
  * - `unpacked` sorted set: finished runs whose items are still to be packed, by when they ended
  * - `items:<runId>:<status>` sets: item keys per final status but `succeeded`
  *   ({@link INDEXED_ITEM_STATUSES}): the items that did not succeed, which retry, notifications
@@ -65,6 +66,11 @@ export class OutcomeKeys {
 
   packed(runId: string): string {
     return `${this.base}:packed:${runId}`;
+  }
+
+  /** The items a pack leaves in the items hash, gathered while it packs (see run-packer.ts). */
+  packing(runId: string): string {
+    return `${this.base}:packing:${runId}`;
   }
 
   packedIndex(runId: string): string {

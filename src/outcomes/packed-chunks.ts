@@ -44,6 +44,12 @@ export function decodeChunk(chunk: Buffer): StoredItem[] {
  */
 const ORDER_DIFFERS = /[\uD800-\uFFFF]/;
 
+/** Whether `a` sorts before (negative), with (0) or after `b` in byte order of UTF-8. */
+export function compareBytes(a: string, b: string): number {
+  if (!ORDER_DIFFERS.test(a) && !ORDER_DIFFERS.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
 /**
  * Item keys in Redis's order for a sorted set read by lex range (byte order of UTF-8), which
  * finds an item's chunk (readItems-4.lua). Keys without the characters where the two orders

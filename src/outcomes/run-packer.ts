@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { luaScript } from '../redis/lua-file.js';
 import type { OutcomeKeys } from './outcome-keys.js';
-import { encodeChunk, ITEMS_PER_CHUNK, sortByBytes, decodeChunk } from './packed-chunks.js';
+import {
+  decodeChunk,
+  encodeChunk,
+  ITEMS_PER_CHUNK,
+  sortByBytes,
+  type StoredItem,
+} from './packed-chunks.js';
 
 const beginPackScript = luaScript('outcomes/lua/packing/beginPack-2.lua');
-const commitPackScript = luaScript('outcomes/lua/packing/commitPack-5.lua');
-const abortPackScript = luaScript('outcomes/lua/packing/abortPack-3.lua');
+const commitPackScript = luaScript('outcomes/lua/packing/commitPack-6.lua');
+const abortPackScript = luaScript('outcomes/lua/packing/abortPack-4.lua');
 const openRunScript = luaScript('outcomes/lua/packing/openRun-1.lua');
 const restoreItemsScript = luaScript('outcomes/lua/packing/restoreItems-2.lua');
 const finishRestoreScript = luaScript('outcomes/lua/packing/finishRestore-4.lua');
@@ -22,7 +28,14 @@ const STALE_PACK_MS = 10 * 60_000;
 
 /** What became of a run asked to be packed. */
 export type PackOutcome =
-  | { readonly packed: true; readonly items: number; readonly chunks: number }
+  | {
+      readonly packed: true;
+      /** Items packed (those that succeeded), in `chunks` chunks. */
+      readonly items: number;
+      readonly chunks: number;
+      /** Items left in the items hash (those that did not succeed). */
+      readonly kept: number;
+    }
   | {
       readonly packed: false;
       /** none: no such run; active: queued or running; busy: another packer is at it; lost: a write came in. */
@@ -30,10 +43,13 @@ export type PackOutcome =
     };
 
 /**
- * Packs a finished run's items: the items hash (one field per item, about 800 bytes each in
- * Redis) becomes chunks of 128 items, compressed (packed-chunks.ts), about 90 bytes per item, with
- * the same information; 90 nights of 10,000 items fit in about 150 MB instead of 700. The items
- * of a run still being written stay in the hash, where every write is a field update.
+ * Packs a finished run's items: those that succeeded (nearly all, on most nights) leave the items
+ * hash (one field per item, about 800 bytes each in Redis) for chunks of up to 128 items,
+ * compressed (packed-chunks.ts), about 90 bytes per item, with the same information; 90 nights of
+ * 10,000 items fit in about 130 MiB instead of 700. Those that did not succeed stay in the hash,
+ * where the dashboard, notifications, retries and `--status failed` read a few of them at a time
+ * without inflating a chunk each. The items of a run still being written stay in the hash, where
+ * every write is a field update.
  *
  * Packing is safe beside any writer: `beginPack` marks the run, every script that writes its
  * items then refuses (`PAW_RUN_PACKED`), and a writer that meets the mark calls {@link unpack},
@@ -74,8 +90,9 @@ export class RunPacker {
                   this.keys.packed(runId),
                   this.keys.packedIndex(runId),
                   this.keys.unpacked(),
+                  this.keys.packing(runId),
                 ],
-                [runId, token, written.items, written.chunks],
+                [runId, token, written.items, written.chunks, written.kept],
               ),
             );
       if (committed === 'ok' && written !== undefined) return { packed: true, ...written };
@@ -132,23 +149,30 @@ export class RunPacker {
   }
 
   /**
-   * Writes a run's items as chunks (not yet in use: commitPack makes them so). Undefined when an
-   * item was gone by the time its chunk was read (a writer called the pack off).
+   * Writes a run's items that succeeded as chunks, and gathers those that did not in a hash of
+   * their own (neither yet in use: commitPack makes them so). Undefined when an item was gone by
+   * the time its chunk was read (a writer called the pack off).
    */
   private async writeChunks(
     runId: string,
-  ): Promise<{ readonly items: number; readonly chunks: number } | undefined> {
+  ): Promise<
+    { readonly items: number; readonly chunks: number; readonly kept: number } | undefined
+  > {
     const itemKeys = sortByBytes(await this.itemKeys(runId));
     const packedKey = this.keys.packed(runId);
     const indexKey = this.keys.packedIndex(runId);
+    const stayKey = this.keys.packing(runId);
     // Left by a pack that died before its commit or abort.
-    await this.redis.unlink(packedKey, indexKey);
-    const chunkKeys: string[][] = [];
+    await this.redis.unlink(packedKey, indexKey, stayKey);
+    let packed = 0;
+    let chunks = 0;
+    let kept = 0;
+    const groups: string[][] = [];
     for (let first = 0; first < itemKeys.length; first += ITEMS_PER_CHUNK) {
-      chunkKeys.push(itemKeys.slice(first, first + ITEMS_PER_CHUNK));
+      groups.push(itemKeys.slice(first, first + ITEMS_PER_CHUNK));
     }
-    for (let first = 0; first < chunkKeys.length; first += CHUNKS_PER_STEP) {
-      const step = chunkKeys.slice(first, first + CHUNKS_PER_STEP);
+    for (let first = 0; first < groups.length; first += CHUNKS_PER_STEP) {
+      const step = groups.slice(first, first + CHUNKS_PER_STEP);
       const reads = this.redis.pipeline();
       for (const keys of step) reads.hmget(this.keys.items(runId), ...keys);
       const replies = (await reads.exec()) ?? [];
@@ -157,14 +181,29 @@ export class RunPacker {
         const [error, values] = replies[index] ?? [null, []];
         if (error !== null) throw error;
         const jsons = values as (string | null)[];
-        if (jsons.some((json) => json === null)) return undefined;
-        const name = keys[0] ?? '';
-        writes.hset(packedKey, name, encodeChunk(keys.map((key, at) => [key, jsons[at] ?? ''])));
-        writes.zadd(indexKey, 0, name);
+        const chunk: StoredItem[] = [];
+        const stay: string[] = [];
+        for (const [at, key] of keys.entries()) {
+          const json = jsons[at];
+          if (json === null || json === undefined) return undefined;
+          if (succeeded(json)) chunk.push([key, json]);
+          else stay.push(key, json);
+        }
+        if (chunk.length > 0) {
+          const name = chunk[0]?.[0] ?? '';
+          writes.hset(packedKey, name, encodeChunk(chunk));
+          writes.zadd(indexKey, 0, name);
+          packed += chunk.length;
+          chunks++;
+        }
+        if (stay.length > 0) {
+          writes.hset(stayKey, ...stay);
+          kept += stay.length / 2;
+        }
       }
       for (const [error] of (await writes.exec()) ?? []) if (error !== null) throw error;
     }
-    return { items: itemKeys.length, chunks: chunkKeys.length };
+    return { items: packed, chunks, kept };
   }
 
   /** Every item key of a run's items hash (the values are read chunk by chunk afterwards). */
@@ -189,7 +228,12 @@ export class RunPacker {
   private async abort(runId: string, token: string): Promise<void> {
     await abortPackScript.run(
       this.redis,
-      [this.keys.run(runId), this.keys.packed(runId), this.keys.packedIndex(runId)],
+      [
+        this.keys.run(runId),
+        this.keys.packed(runId),
+        this.keys.packedIndex(runId),
+        this.keys.packing(runId),
+      ],
       [token],
     );
   }
@@ -230,4 +274,9 @@ export class RunPacker {
     }
     return { runs, items };
   }
+}
+
+/** Whether an item's stored JSON says it succeeded (`st`: storedPatch in outcome-records.ts). */
+function succeeded(json: string): boolean {
+  return (JSON.parse(json) as { st?: unknown }).st === 'succeeded';
 }

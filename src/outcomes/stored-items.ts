@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { luaScript } from '../redis/lua-file.js';
 import type { OutcomeKeys } from './outcome-keys.js';
-import { decodeChunk, sortByBytes, type StoredItem } from './packed-chunks.js';
+import { compareBytes, decodeChunk, sortByBytes, type StoredItem } from './packed-chunks.js';
 
 const readItemsScript = luaScript('outcomes/lua/packing/readItems-4.lua');
 
@@ -80,10 +80,16 @@ export class StoredItems {
       });
     for (let attempt = 0; attempt < LAYOUT_ATTEMPTS; attempt++) {
       const packed = await this.packedField(runId);
-      const read = packed === null ? this.scanItems(runId, scanCount) : this.readChunks(runId);
-      for await (const page of read) {
-        const unseen = fresh(page);
-        if (unseen.length > 0) yield unseen;
+      // A packed run's items that did not succeed stay in its items hash.
+      const reads =
+        packed === null
+          ? [this.scanItems(runId, scanCount)]
+          : [this.readChunks(runId), this.scanItems(runId, scanCount)];
+      for (const read of reads) {
+        for await (const page of read) {
+          const unseen = fresh(page);
+          if (unseen.length > 0) yield unseen;
+        }
       }
       // Read whole in one layout: nothing was missed.
       if ((await this.packedField(runId)) === packed) return;
@@ -92,17 +98,18 @@ export class StoredItems {
 
   /**
    * Every item of `runId` in byte order of their keys, a page at a time, never the whole run in
-   * memory (an export of a 100,000-item run): a packed run's chunks are in that order already;
-   * the items hash is read for its keys first, then in order, a batch at a time.
+   * memory (an export of a 100,000-item run): a packed run's chunks are in that order already
+   * (merged with the items that stayed in its hash); the items hash of a run not packed is read
+   * for its keys first, then in order, a batch at a time.
    */
   async *inKeyOrder(runId: string): AsyncGenerator<StoredItem[]> {
-    let after: Buffer | undefined;
+    let after: string | undefined;
     if ((await this.packedField(runId)) !== null) {
       const read = { complete: true };
-      for await (const chunk of this.readChunks(runId, read)) {
-        const last = chunk.at(-1);
-        if (last !== undefined) after = Buffer.from(last[0], 'utf8');
-        yield chunk;
+      for await (const page of this.packedInKeyOrder(runId, read)) {
+        const last = page.at(-1);
+        if (last !== undefined) after = last[0];
+        yield page;
       }
       if (read.complete) return;
     }
@@ -110,12 +117,48 @@ export class StoredItems {
     const itemKeys: string[] = [];
     for await (const page of this.pages(runId)) {
       for (const [itemKey] of page) {
-        if (after === undefined || Buffer.compare(Buffer.from(itemKey, 'utf8'), after) > 0) {
-          itemKeys.push(itemKey);
-        }
+        if (after === undefined || compareBytes(itemKey, after) > 0) itemKeys.push(itemKey);
       }
     }
-    const sorted = sortByBytes(itemKeys);
+    yield* this.byKeyInBatches(runId, sortByBytes(itemKeys));
+  }
+
+  /**
+   * A packed run's items by key: its chunks (in order already) merged with the items that stayed
+   * in its hash (their keys sorted, their values read as the merge reaches them).
+   */
+  private async *packedInKeyOrder(
+    runId: string,
+    read: { complete: boolean },
+  ): AsyncGenerator<StoredItem[]> {
+    const stayed: string[] = [];
+    for await (const page of this.scanItems(runId, SCAN_COUNT)) {
+      for (const [itemKey] of page) stayed.push(itemKey);
+    }
+    const keys = sortByBytes([...new Set(stayed)]);
+    let next = 0;
+    for await (const chunk of this.readChunks(runId, read)) {
+      const last = chunk.at(-1)?.[0];
+      let end = next;
+      while (end < keys.length && last !== undefined && compareBytes(keys[end] ?? '', last) < 0) {
+        end++;
+      }
+      const between: StoredItem[] = [];
+      for await (const page of this.byKeyInBatches(runId, keys.slice(next, end))) {
+        between.push(...page);
+      }
+      next = end;
+      yield mergeByKey(chunk, between);
+    }
+    if (!read.complete) return;
+    yield* this.byKeyInBatches(runId, keys.slice(next));
+  }
+
+  /** The items of these keys, in their order, {@link READ_BATCH} at a time; absent ones left out. */
+  private async *byKeyInBatches(
+    runId: string,
+    sorted: readonly string[],
+  ): AsyncGenerator<StoredItem[]> {
     for (let first = 0; first < sorted.length; first += READ_BATCH) {
       const batch = sorted.slice(first, first + READ_BATCH);
       const found = await this.get(runId, batch);
@@ -174,31 +217,51 @@ export class StoredItems {
   }
 }
 
+/** Two lists of items, each in byte order of their keys, as one in that order. */
+function mergeByKey(a: readonly StoredItem[], b: readonly StoredItem[]): StoredItem[] {
+  if (b.length === 0) return [...a];
+  const merged: StoredItem[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const left = a[i];
+    const right = b[j];
+    if (right === undefined || (left !== undefined && compareBytes(left[0], right[0]) <= 0)) {
+      if (left !== undefined) merged.push(left);
+      i++;
+    } else {
+      merged.push(right);
+      j++;
+    }
+  }
+  return merged;
+}
+
 /** Adds to `found` the items of `itemKeys` in readItems-4.lua's reply. */
 function readReply(
   itemKeys: readonly string[],
   reply: readonly (number | Buffer)[],
   found: Map<string, string>,
 ): void {
-  if (Number(reply[0]) === 0) {
-    itemKeys.forEach((itemKey, index) => {
-      const value = reply[index + 1];
-      if (Buffer.isBuffer(value) && value.length > 0) found.set(itemKey, value.toString('utf8'));
-    });
-    return;
-  }
+  const count = itemKeys.length;
+  itemKeys.forEach((itemKey, index) => {
+    const value = reply[index + 1];
+    if (Buffer.isBuffer(value) && value.length > 0) found.set(itemKey, value.toString('utf8'));
+  });
+  if (Number(reply[0]) === 0) return;
+  // Packed: the chunks that may hold the items not found in the hash.
   const chunks = new Map<number, Map<string, string>>();
   const chunk = (number: number): Map<string, string> => {
     let items = chunks.get(number);
     if (items === undefined) {
-      const value = reply[itemKeys.length + number];
+      const value = reply[2 * count + number];
       items = new Map(Buffer.isBuffer(value) && value.length > 0 ? decodeChunk(value) : []);
       chunks.set(number, items);
     }
     return items;
   };
   itemKeys.forEach((itemKey, index) => {
-    const number = Number(reply[index + 1]);
+    const number = Number(reply[count + index + 1]);
     if (number === 0) return;
     const json = chunk(number).get(itemKey);
     if (json !== undefined) found.set(itemKey, json);

@@ -124,13 +124,23 @@ describe('packing an ended run', () => {
 
     const packed = await new RunPacker(redis, store.keys).pack(runId);
 
-    expect(packed).toEqual({ packed: true, items: count, chunks: Math.ceil(count / 128) });
-    expect(await redis.exists(store.keys.items(runId))).toBe(0);
+    // Those that succeeded are packed, 128 keys' worth to a chunk; the failed stay at hand.
+    const failed = Math.ceil(count / 7);
+    expect(packed).toEqual({
+      packed: true,
+      items: count - failed,
+      chunks: Math.ceil(count / 128),
+      kept: failed,
+    });
+    expect(await redis.hlen(store.keys.items(runId))).toBe(failed);
     expect(await everything(store, prefix, runId, count)).toEqual(before);
     const packedBytes =
-      (await keyBytes(store.keys.packed(runId))) + (await keyBytes(store.keys.packedIndex(runId)));
-    // The items hash's ~800 bytes an item become ~100.
-    expect(packedBytes).toBeLessThan(hashBytes / 4);
+      (await keyBytes(store.keys.packed(runId))) +
+      (await keyBytes(store.keys.packedIndex(runId))) +
+      (await keyBytes(store.keys.items(runId)));
+    // The items hash's ~800 bytes an item become ~100 for those packed.
+    expect(packedBytes).toBeLessThan(hashBytes / 3);
+    expect(await redis.exists(store.keys.packing(runId))).toBe(0);
     // Packed once: a second pack leaves it as it is.
     expect(await new RunPacker(redis, store.keys).pack(runId)).toEqual({
       packed: false,
@@ -180,7 +190,7 @@ describe('packing an ended run', () => {
     );
     // Queued to be packed again.
     expect(await redis.zscore(store.keys.unpacked(), runId)).not.toBeNull();
-    expect(await packer.pack(runId)).toMatchObject({ packed: true, items: 301 });
+    expect(await packer.pack(runId)).toMatchObject({ packed: true, items: 258, kept: 43 });
     expect(await store.items.get(runId, 'late-item')).toMatchObject({ status: 'skipped' });
   });
 
@@ -233,6 +243,8 @@ describe('packing an ended run', () => {
 
     const packer = new RunPacker(redis, store.keys);
     expect((await packer.pack(runId)).packed).toBe(true);
+    // Packed: the chunks merged with the failed items that stayed in the hash.
+    expect(await keysOf()).toEqual(expected);
     const keys: string[] = [];
     let pages = 0;
     for await (const page of stored.inKeyOrder(runId)) {
