@@ -171,7 +171,7 @@ export async function runLongNights(options: LongNightsOptions): Promise<LongNig
     const runs = await queries.listRuns({ definitionId: DEFINITION_ID, order: 'oldest-first' });
     const items = runs.reduce((sum, run) => sum + run.counts.total, 0);
     // Right after the last night, its items are still in their hash: paw start packs a run
-    // outcomes.packAfterSeconds (10 s) after it ends. Both figures: as left, and once packed (by
+    // outcomes.packAfterSeconds (2 s) after it ends. Both figures: as left, and once packed (by
     // the same sweeper paw start runs, here in this process since paw start is stopped).
     const redisBytesPerItemAtEnd = ((await usedMemoryBytes(redis)) - memoryBefore) / items;
     const sweeper = new PackingSweeper({

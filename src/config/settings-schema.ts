@@ -346,9 +346,11 @@ const outcomesSettings = z.strictObject({
   trimIntervalMinutes: z.number().int().positive().max(10_080).default(60),
   /**
    * How long after a run ends a scheduler packs its items (compressed chunks: about 90 bytes an
-   * item instead of 800; src/outcomes/run-packer.ts). A write to a packed run unpacks it first.
+   * item instead of 800; src/outcomes/run-packer.ts). A write to a packed run unpacks it first;
+   * a run's last item ends it, so nothing of a night is written after it ends but a repeated
+   * step's record: a short wait keeps Redis's memory near the packed figure at every moment.
    */
-  packAfterSeconds: z.number().int().min(0).max(86_400).default(10),
+  packAfterSeconds: z.number().int().min(0).max(86_400).default(2),
 });
 
 // --- secret rotation (docs/secret-rotation.md) ---

@@ -36,9 +36,9 @@ const NOT_RECORDED = 'PAW_NOT_RECORDED';
 const CREATE_BATCH = 500;
 
 /**
- * Tries of a write that finds its run packed (`PAW_RUN_PACKED`): each unpacks it first. A run is
- * packed again only `outcomes.packAfterSeconds` after it ends, so a second refusal is a pack
- * that began between the unpack and the write.
+ * Tries of a write that finds its run packed (`PAW_RUN_PACKED`): each unpacks it first. An
+ * unpacked run is queued to be packed again, so a second refusal is a pack that began between
+ * the unpack and the write.
  */
 const PACKED_WRITE_ATTEMPTS = 3;
 
