@@ -35,6 +35,10 @@ const BENCHMARKS: Record<
       'paw over months: K nights through long-lived processes, then a store of 90 nights × 10,000 items',
     load: () => import('./longrun.js'),
   },
+  'pack-run': {
+    description: 'what packing one ended run of 100,000 items costs its process (CPU, heap, stall)',
+    load: () => import('./pack-run.js'),
+  },
   queue: {
     description: "paw's cost per job against BullMQ's own cost for a job that does nothing",
     load: () => import('./queue.js'),
