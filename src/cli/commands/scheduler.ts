@@ -28,7 +28,11 @@ export function schedulerCommand(): Command {
         runsWorkers: false,
         startUp: async (context) => {
           const { status } = context;
-          const { scheduler: service, outcomes } = await startPawServices({
+          const {
+            scheduler: service,
+            outcomes,
+            platform,
+          } = await startPawServices({
             ...context,
             workers: false,
           });
@@ -46,6 +50,7 @@ export function schedulerCommand(): Command {
             .sort((a, b) => (a.next?.getTime() ?? 0) - (b.next?.getTime() ?? 0))[0];
           return {
             outcomes,
+            platform,
             ready: () =>
               status(
                 `ready (replica ${service.replica})` +

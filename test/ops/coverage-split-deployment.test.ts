@@ -1,0 +1,131 @@
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CoverageReport } from '../../src/job-kinds/snapshot/coverage.js';
+import type { CoverageDigest } from '../../src/ops/notify/coverage-digest.js';
+import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
+import { findFreePort } from '../../src/shared/free-port.js';
+import { eventually } from '../testkit/eventually.js';
+import type { PawProcess } from '../testkit/paw-process.js';
+import { parsePrometheusText, sumOf, type Exposition } from '../testkit/prometheus-text.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../testkit/worker-kit.js';
+import { WebhookReceiver } from './webhook-receiver.js';
+
+const STATES = ['protected', 'failing', 'stale', 'skipped', 'never'];
+const PATH = '/hooks/split';
+
+/**
+ * The split deployment as deploy/kubernetes/ runs it: two `paw scheduler` replicas (given the
+ * platform credentials) and a `paw worker`, against the simulator (its job failures, its
+ * Disconnected cluster). Protection coverage runs in the schedulers and only there:
+ * `paw_coverage_workloads` on their /metrics (the same counts on both), none on the worker's;
+ * after the night, the refresh interval brings the night's states, equal to what the
+ * scheduler's /api/coverage computes; one morning digest goes out across both replicas.
+ */
+describe('protection coverage in the split deployment', () => {
+  let kit: WorkerTestKit;
+  let receiver: WebhookReceiver;
+  let schedulers: { paw: PawProcess; base: string }[];
+  let worker: { paw: PawProcess; base: string };
+
+  const exposition = async (base: string): Promise<Exposition> =>
+    parsePrometheusText(await (await request(`${base}/metrics`)).body.text());
+  const gauge = async (base: string, state: string): Promise<number> =>
+    sumOf(await exposition(base), 'paw_coverage_workloads', { definition: 'split-snap', state });
+  const digests = (): CoverageDigest[] =>
+    (receiver.bodies(PATH) as { event?: string }[]).filter(
+      (body): body is CoverageDigest => body.event === 'coverage.digest',
+    );
+
+  beforeAll(async () => {
+    kit = await startWorkerTestKit(
+      { workloads: 16, jobs: { failureRate: 0.4, cancelRate: 0.1 } },
+      'coverage-split',
+    );
+    receiver = await WebhookReceiver.start();
+    // Due since midnight: each scheduler's first check (at its start) finds the digest due.
+    await appendFile(
+      join(kit.dir, 'config', 'paw.yaml'),
+      'coverage:\n  digest: { at: "00:00", timezone: UTC }\n',
+    );
+    const second = (new Date().getUTCSeconds() + 15) % 60;
+    await kit.writeJobs(`id: split-snap
+kind: snapshot
+schedule: { cron: '${second} * * * * *', timezone: UTC }
+targets: { types: [VSPHERE_VM, MSSQL_DATABASE] }
+retention: { slaDomainName: Gold }
+maxWait: 1m
+notify: { webhook: { url: '${receiver.url(PATH)}', allowInternalAddress: true } }
+`);
+    const start = async (args: string[]): Promise<{ paw: PawProcess; base: string }> => {
+      const port = await findFreePort();
+      const paw = kit.paw(args, {
+        PAW_HTTP_PORT: String(port),
+        PAW_COVERAGE_REFRESH_INTERVAL_MS: '10000',
+      });
+      return { paw, base: `http://127.0.0.1:${port}` };
+    };
+    worker = await start(['worker', '--kinds', 'snapshot']);
+    schedulers = [await start(['scheduler']), await start(['scheduler'])];
+    await Promise.all([
+      worker.paw.waitForStderr(/paw worker: ready/, 60_000),
+      ...schedulers.map(({ paw }) => paw.waitForStderr(/paw scheduler: ready/, 60_000)),
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([...(schedulers ?? []), worker].map((process) => process?.paw.stop()));
+    await receiver?.stop();
+    await kit?.close();
+  });
+
+  it('serves paw_coverage_workloads on every scheduler and on no worker', async () => {
+    const [a, b] = schedulers.map(({ base }) => base) as [string, string];
+    await eventually('the schedulers to refresh at start-up', async () =>
+      (await gauge(a, 'never')) > 0 && (await gauge(b, 'never')) > 0 ? true : undefined,
+    );
+    for (const state of STATES) expect(await gauge(b, state), state).toBe(await gauge(a, state));
+    for (const { base } of schedulers) {
+      const metrics = await exposition(base);
+      expect(sumOf(metrics, 'paw_coverage_refreshed_timestamp_seconds')).toBeGreaterThan(0);
+    }
+    const workerMetrics = await exposition(worker.base);
+    expect(
+      workerMetrics.samples.filter((sample) => sample.name === 'paw_coverage_workloads'),
+    ).toEqual([]);
+  });
+
+  it("counts the night's states after it ends, as the scheduler's /api/coverage does", async () => {
+    const base = schedulers[0]?.base ?? '';
+    await eventually(
+      'the night to end',
+      async () => {
+        const runs = await kit.queries.listRuns({ definitionId: 'split-snap' });
+        return runs.length === 1 && runs.every((run) => !isActiveStatus(run.status));
+      },
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
+    // The run ended in the worker: the scheduler's next interval (10 s) counts it.
+    await eventually(
+      'a refresh after the night',
+      async () => ((await gauge(base, 'never')) === 0 ? true : undefined),
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    const response = await request(`${base}/api/coverage?definition=split-snap`);
+    expect(response.statusCode).toBe(200);
+    const report = (await response.body.json()) as CoverageReport;
+    const counts: Readonly<Record<string, number>> = report.definitions[0]?.counts ?? {};
+    for (const state of STATES) expect(await gauge(base, state), state).toBe(counts[state] ?? 0);
+    expect(await gauge(base, 'protected')).toBeGreaterThan(0);
+  }, 150_000);
+
+  it('sends one morning digest across both schedulers', async () => {
+    await eventually('the digest', async () => (digests().length > 0 ? true : undefined), {
+      timeoutMs: 30_000,
+    });
+    // Both replicas checked at their start: a second message would have come by now.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(digests().map((digest) => digest.definitionId)).toEqual(['split-snap']);
+  });
+});
