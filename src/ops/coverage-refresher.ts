@@ -28,7 +28,8 @@ export interface CoverageRefresherOptions {
 
 /**
  * Keeps `paw_coverage_workloads` current in a process that has the definitions and a platform
- * client (`paw start`): after each snapshot run that ends in it, and every
+ * client (`paw start`, `paw scheduler`): after each snapshot run that ends in it (in `paw start`;
+ * a scheduler sees no run end, the workers do), and every
  * `coverage.refreshIntervalMs`. Each computation is `coverageReport` (one listing of the platform
  * per definition), so replicas take turns: per interval, the first to set
  * `<prefix>:ops:coverage:turn` computes and stores the counts (`…:counts`), the others read
@@ -45,6 +46,8 @@ export function startCoverageRefresher(options: CoverageRefresherOptions): {
   const countsKey = `${settings.redis.prefix}:ops:coverage:counts`;
   let running: Promise<void> | undefined;
   let forceAgain = false;
+  /** When the counts this process serves were computed (by it or another replica). */
+  let recordedAtMs: number | undefined;
 
   const compute = async (): Promise<StoredCounts> => {
     const atMs = Date.now();
@@ -76,7 +79,10 @@ export function startCoverageRefresher(options: CoverageRefresherOptions): {
       const stored = await redis.get(countsKey);
       counts = stored === null ? undefined : (JSON.parse(stored) as StoredCounts);
     }
-    if (counts !== undefined) metrics.record(counts.definitions, counts.atMs);
+    if (counts !== undefined) {
+      metrics.record(counts.definitions, counts.atMs);
+      recordedAtMs = counts.atMs;
+    }
   };
 
   const refresh = async (force: boolean): Promise<void> => {
@@ -93,9 +99,18 @@ export function startCoverageRefresher(options: CoverageRefresherOptions): {
           await once(nextForce);
         } catch (error) {
           if (shutdown.signal.aborted) return;
+          // Says what went wrong and how old the values served instead are: an unreachable
+          // platform here is what PawCoverageRefreshStale alerts on after a few intervals.
+          const message = error instanceof Error ? error.message : String(error);
           logger.warn(
-            { err: { message: error instanceof Error ? error.message : String(error) } },
-            'could not refresh paw_coverage_workloads; its last values stay',
+            {
+              err: { message },
+              refreshedAt: recordedAtMs === undefined ? null : new Date(recordedAtMs).toISOString(),
+            },
+            `could not refresh paw_coverage_workloads (protection coverage): ${message}; ` +
+              (recordedAtMs === undefined
+                ? 'it has no values yet'
+                : `its values of ${new Date(recordedAtMs).toISOString()} stay`),
           );
         }
         nextForce = forceAgain;
@@ -104,6 +119,7 @@ export function startCoverageRefresher(options: CoverageRefresherOptions): {
     return running;
   };
 
+  metrics.refreshing(intervalMs);
   metrics.onSnapshotRunEnd(() => void refresh(true));
   const timer = setInterval(() => void refresh(false), intervalMs);
   timer.unref();

@@ -88,12 +88,14 @@ notify: { webhook: { url: '${receiver.url(PATH)}', allowInternalAddress: true } 
     for (const state of STATES) expect(await gauge(b, state), state).toBe(await gauge(a, state));
     for (const { base } of schedulers) {
       const metrics = await exposition(base);
+      expect(sumOf(metrics, 'paw_coverage_refresh_interval_seconds')).toBe(10);
       expect(sumOf(metrics, 'paw_coverage_refreshed_timestamp_seconds')).toBeGreaterThan(0);
     }
     const workerMetrics = await exposition(worker.base);
     expect(
       workerMetrics.samples.filter((sample) => sample.name === 'paw_coverage_workloads'),
     ).toEqual([]);
+    expect(sumOf(workerMetrics, 'paw_coverage_refresh_interval_seconds')).toBe(0);
   });
 
   it("counts the night's states after it ends, as the scheduler's /api/coverage does", async () => {
