@@ -7,7 +7,7 @@ import type { CoverageDigest } from '../../src/ops/notify/coverage-digest.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
 import { findFreePort } from '../../src/shared/free-port.js';
 import { eventually } from '../testkit/eventually.js';
-import type { PawProcess } from '../testkit/paw-process.js';
+import { PawProcess } from '../testkit/paw-process.js';
 import { parsePrometheusText, sumOf, type Exposition } from '../testkit/prometheus-text.js';
 import { startWorkerTestKit, type WorkerTestKit } from '../testkit/worker-kit.js';
 import { WebhookReceiver } from './webhook-receiver.js';
@@ -129,5 +129,25 @@ notify: { webhook: { url: '${receiver.url(PATH)}', allowInternalAddress: true } 
     // Both replicas checked at their start: a second message would have come by now.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(digests().map((digest) => digest.definitionId)).toEqual(['split-snap']);
+  });
+
+  it('leaves coverage off, and still starts, in a scheduler given no platform credentials', async () => {
+    const { PAW_CREDENTIALS_FILE: _credentials, ...env } = kit.env();
+    const port = await findFreePort();
+    const paw = new PawProcess(['scheduler'], {
+      cwd: kit.dir,
+      env: { ...env, PAW_HTTP_PORT: String(port) },
+    });
+    try {
+      await paw.waitForStderr(/paw scheduler: ready/, 60_000);
+      expect(paw.stderr).toContain('protection coverage is off in this process');
+      const metrics = await exposition(`http://127.0.0.1:${port}`);
+      expect(metrics.samples.filter((sample) => sample.name === 'paw_coverage_workloads')).toEqual(
+        [],
+      );
+      expect(sumOf(metrics, 'paw_coverage_refresh_interval_seconds')).toBe(0);
+    } finally {
+      await paw.stop();
+    }
   });
 });
