@@ -1,6 +1,7 @@
-import { appendFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoverageReport } from '../../src/job-kinds/snapshot/coverage.js';
 import type { CoverageDigest } from '../../src/ops/notify/coverage-digest.js';
@@ -45,9 +46,14 @@ describe('protection coverage in the split deployment', () => {
     );
     receiver = await WebhookReceiver.start();
     // Due since midnight: each scheduler's first check (at its start) finds the digest due.
-    await appendFile(
-      join(kit.dir, 'config', 'paw.yaml'),
-      'coverage:\n  digest: { at: "00:00", timezone: UTC }\n',
+    const configFile = join(kit.dir, 'config', 'paw.yaml');
+    const config = parse(await readFile(configFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(
+      configFile,
+      stringify({
+        ...config,
+        coverage: { digest: { enabled: true, at: '00:00', timezone: 'UTC' } },
+      }),
     );
     const second = (new Date().getUTCSeconds() + 15) % 60;
     await kit.writeJobs(`id: split-snap
