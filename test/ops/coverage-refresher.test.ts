@@ -133,6 +133,7 @@ describe('coverage refresh across replicas', () => {
       settings: harness.settings,
       redis: harness.redis,
       coverage: harness.outcomes.coverage,
+      queries: harness.outcomes.queries,
       platform,
       definitions: () => [definition],
       metrics: metrics.coverage,

@@ -21,7 +21,8 @@ const PATH = '/hooks/split';
  * platform credentials) and a `paw worker`, against the simulator (its job failures, its
  * Disconnected cluster). Protection coverage runs in the schedulers and only there:
  * `paw_coverage_workloads` on their /metrics (the same counts on both), none on the worker's;
- * after the night, the refresh interval brings the night's states, equal to what the
+ * after the night, which ends in the worker, a scheduler brings the night's states (long before
+ * its refresh interval), equal to what the
  * scheduler's /api/coverage computes; one morning digest goes out across both replicas.
  */
 describe('protection coverage in the split deployment', () => {
@@ -68,7 +69,8 @@ notify: { webhook: { url: '${receiver.url(PATH)}', allowInternalAddress: true } 
       const port = await findFreePort();
       const paw = kit.paw(args, {
         PAW_HTTP_PORT: String(port),
-        PAW_COVERAGE_REFRESH_INTERVAL_MS: '10000',
+        // Ten minutes: within the test, only a run's end brings a refresh after the start-up one.
+        PAW_COVERAGE_REFRESH_INTERVAL_MS: '600000',
       });
       return { paw, base: `http://127.0.0.1:${port}` };
     };
@@ -88,13 +90,19 @@ notify: { webhook: { url: '${receiver.url(PATH)}', allowInternalAddress: true } 
 
   it('serves paw_coverage_workloads on every scheduler and on no worker', async () => {
     const [a, b] = schedulers.map(({ base }) => base) as [string, string];
-    await eventually('the schedulers to refresh at start-up', async () =>
-      (await gauge(a, 'never')) > 0 && (await gauge(b, 'never')) > 0 ? true : undefined,
-    );
-    for (const state of STATES) expect(await gauge(b, state), state).toBe(await gauge(a, state));
+    const counts = async (base: string): Promise<number[]> =>
+      Promise.all(STATES.map((state) => gauge(base, state)));
+    // One computes at start-up, the other serves its counts (at start-up, or at its next look
+    // for run ends, 15 s later, if it read before they were stored); the night may end between.
+    const workloads = await eventually('the same counts on both schedulers', async () => {
+      const [onA, onB] = [await counts(a), await counts(b)];
+      const total = onA.reduce((sum, count) => sum + count, 0);
+      return total > 0 && onA.join() === onB.join() ? total : undefined;
+    });
+    expect(workloads).toBeGreaterThan(0);
     for (const { base } of schedulers) {
       const metrics = await exposition(base);
-      expect(sumOf(metrics, 'paw_coverage_refresh_interval_seconds')).toBe(10);
+      expect(sumOf(metrics, 'paw_coverage_refresh_interval_seconds')).toBe(600);
       expect(sumOf(metrics, 'paw_coverage_refreshed_timestamp_seconds')).toBeGreaterThan(0);
     }
     const workerMetrics = await exposition(worker.base);
@@ -102,7 +110,7 @@ notify: { webhook: { url: '${receiver.url(PATH)}', allowInternalAddress: true } 
       workerMetrics.samples.filter((sample) => sample.name === 'paw_coverage_workloads'),
     ).toEqual([]);
     expect(sumOf(workerMetrics, 'paw_coverage_refresh_interval_seconds')).toBe(0);
-  });
+  }, 90_000);
 
   it("counts the night's states after it ends, as the scheduler's /api/coverage does", async () => {
     const base = schedulers[0]?.base ?? '';
@@ -114,17 +122,23 @@ notify: { webhook: { url: '${receiver.url(PATH)}', allowInternalAddress: true } 
       },
       { timeoutMs: 90_000, intervalMs: 200 },
     );
-    // The run ended in the worker: the scheduler's next interval (10 s) counts it.
+    // The run ended in the worker: a scheduler sees it end (within 15 s) and counts it, and the
+    // other serves those counts at its next look.
     await eventually(
-      'a refresh after the night',
-      async () => ((await gauge(base, 'never')) === 0 ? true : undefined),
-      { timeoutMs: 30_000, intervalMs: 500 },
+      'both schedulers to count the night',
+      async () => {
+        for (const { base: each } of schedulers) if ((await gauge(each, 'never')) !== 0) return;
+        return true;
+      },
+      { timeoutMs: 45_000, intervalMs: 500 },
     );
     const response = await request(`${base}/api/coverage?definition=split-snap`);
     expect(response.statusCode).toBe(200);
     const report = (await response.body.json()) as CoverageReport;
     const counts: Readonly<Record<string, number>> = report.definitions[0]?.counts ?? {};
-    for (const state of STATES) expect(await gauge(base, state), state).toBe(counts[state] ?? 0);
+    for (const { base: each } of schedulers) {
+      for (const state of STATES) expect(await gauge(each, state), state).toBe(counts[state] ?? 0);
+    }
     expect(await gauge(base, 'protected')).toBeGreaterThan(0);
   }, 150_000);
 

@@ -142,6 +142,7 @@ export async function startPawServices(
       settings,
       redis: outcomes.redis,
       coverage: outcomes.coverage,
+      queries: outcomes.queries,
       platform,
       definitions: () => definitions.current(),
       metrics: metrics.coverage,

@@ -44,16 +44,16 @@ export class CoverageMetrics {
     this.refreshInterval.set(intervalMs / 1000);
   }
 
-  private snapshotRunEnded: (() => void) | undefined;
+  private snapshotRunEnded: ((runId: string) => void) | undefined;
 
   /** What to do when a snapshot run ends in this process (the refresher computes again). */
-  onSnapshotRunEnd(listener: () => void): void {
+  onSnapshotRunEnd(listener: (runId: string) => void): void {
     this.snapshotRunEnded = listener;
   }
 
   /** The outcome observer's run end (src/ops/worker-observers.ts). */
-  runFinished(run: { readonly kind: string }): void {
-    if (run.kind === 'snapshot') this.snapshotRunEnded?.();
+  runFinished(run: { readonly kind: string; readonly runId: string }): void {
+    if (run.kind === 'snapshot') this.snapshotRunEnded?.(run.runId);
   }
 
   /** Replaces every series: a definition removed since the last report leaves none behind. */
