@@ -22,8 +22,12 @@ export interface SchedulingProcess extends LongRunningCommand {
 export interface SchedulingServices {
   /** The process's outcomes, which the ops server reads. */
   readonly outcomes: Outcomes;
-  /** The workers' platform client, when the process runs workers (for readiness). */
-  readonly platform?: PlatformClient;
+  /**
+   * The process's platform client, if it has one: the workers', or a scheduler's for protection
+   * coverage. The ops server's coverage views use it; `/readyz` waits for it only in a process
+   * that runs workers (a scheduler fires on while the platform is away).
+   */
+  readonly platform?: PlatformClient | undefined;
   /** Prints the command's last status lines, once its ops server serves. */
   readonly ready: () => void;
 }
@@ -62,6 +66,7 @@ export async function runSchedulingCommand(options: {
         role: options.command,
         outcomes: services.outcomes,
         ...(services.platform === undefined ? {} : { platform: services.platform }),
+        readinessChecksPlatform: options.runsWorkers,
       });
       followDefinitionChanges(context);
       services.ready();

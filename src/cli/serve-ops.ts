@@ -38,6 +38,8 @@ export interface ServeOpsOptions {
   readonly role: string;
   readonly definitions?: DefinitionSet | readonly JobDefinition[];
   readonly platform?: PlatformClient;
+  /** Whether `/readyz` waits for the platform (true by default); see {@link OpsServerOptions}. */
+  readonly readinessChecksPlatform?: boolean;
   /** The process's outcomes, which the dashboard reads. */
   readonly outcomes: Outcomes;
   /** Where the command prints its status lines. */
@@ -58,6 +60,9 @@ export async function serveOps(options: ServeOpsOptions): Promise<OpsServer | un
     outcomes: options.outcomes,
     ...(options.definitions === undefined ? {} : { definitions: options.definitions }),
     ...(options.platform === undefined ? {} : { platform: options.platform }),
+    ...(options.readinessChecksPlatform === undefined
+      ? {}
+      : { readinessChecksPlatform: options.readinessChecksPlatform }),
   });
   if (server === undefined) {
     options.status('health, metrics and dashboard are off (http.port is 0)');

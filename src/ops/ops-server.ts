@@ -46,8 +46,17 @@ export interface OpsServerOptions {
   readonly metrics: PawMetrics;
   /** The definitions this process loaded (the dashboard lists them); a worker may have none. */
   readonly definitions?: DefinitionSet | readonly JobDefinition[];
-  /** The process's platform client, for `/readyz`; none for a process that never calls the platform. */
+  /**
+   * The process's platform client, for `/readyz` and the coverage views; none for a process that
+   * never calls the platform.
+   */
   readonly platform?: PlatformClient;
+  /**
+   * Whether `/readyz` waits for the platform (true by default). A scheduler calls it only for
+   * protection coverage: a platform outage must not take it out of its Service, nor block a node
+   * drain through its disruption budget, while it fires on.
+   */
+  readonly readinessChecksPlatform?: boolean;
   /** The process's outcomes, which the dashboard shows; a server started alone reads its own. */
   readonly outcomes?: Outcomes;
   /** Overrides `http.port` (0 = a free port, which tests and the demo use). */
@@ -240,7 +249,9 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   app.get('/readyz', async (request, reply) => {
     const report = await checkReadiness({
       redis: context.redis,
-      ...(context.platform === undefined ? {} : { platform: context.platform }),
+      ...(context.platform === undefined || context.readinessChecksPlatform === false
+        ? {}
+        : { platform: context.platform }),
     });
     const status = report.ready ? 'ready' : 'not ready';
     // A refused reload does not make the process unready: the last valid set keeps running. Nor

@@ -114,10 +114,12 @@ describe.skipIf(!TOOL.available)('Kubernetes manifests (deploy/kubernetes)', () 
       expect(pod.volumes.find((volume) => volume.name === 'ops-tokens')?.secret?.secretName).toBe(
         'paw-ops-tokens',
       );
-      // Platform credentials, where a process needs them, are read-only.
+      // Every process calls the platform (the scheduler for protection coverage), with
+      // credentials mounted read-only where PAW_CREDENTIALS_FILE looks.
       const credentials = container?.volumeMounts.find((mount) => mount.name === 'credentials');
-      if (name !== 'paw-scheduler') expect(credentials?.readOnly, name).toBe(true);
-      else expect(credentials).toBeUndefined();
+      expect(credentials?.readOnly, name).toBe(true);
+      const credentialsFile = container?.env.find((entry) => entry.name === 'PAW_CREDENTIALS_FILE');
+      expect(credentialsFile?.value, name).toBe(`${credentials?.mountPath}/credentials.json`);
     }
     // The rotation sinks are on a writable volume, in the rotation worker only.
     const rotation = deployments.find((d) => d.metadata.name === 'paw-rotation-worker');

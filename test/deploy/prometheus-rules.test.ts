@@ -51,7 +51,7 @@ describe.skipIf(!TOOL.available)('Prometheus rules and the Grafana dashboard', (
     const check = await run('promtool', ['check', 'rules', 'deploy/prometheus/paw-rules.yml'], {
       cwd: ROOT,
     });
-    expect(check.stdout).toMatch(/SUCCESS: 14 rules found/);
+    expect(check.stdout).toMatch(/SUCCESS: 15 rules found/);
     const test = await run('promtool', ['test', 'rules', 'deploy/prometheus/paw-rules.test.yml'], {
       cwd: ROOT,
     });

@@ -133,6 +133,7 @@ describe('coverage refresh across replicas', () => {
       settings: harness.settings,
       redis: harness.redis,
       coverage: harness.outcomes.coverage,
+      queries: harness.outcomes.queries,
       platform,
       definitions: () => [definition],
       metrics: metrics.coverage,
@@ -159,5 +160,41 @@ describe('coverage refresh across replicas', () => {
     // A run's end computes whatever the turn.
     await b.refresh(true);
     expect(b.calls()).toBeGreaterThan(0);
+  });
+
+  it('keeps the last values and their time when a refresh fails, and warns naming the problem', async () => {
+    const replicaA = await replica();
+    await replicaA.refresh(true);
+    const refreshedAt = async (): Promise<number> =>
+      sumOf(
+        parsePrometheusText(await replicaA.metrics.text()),
+        'paw_coverage_refreshed_timestamp_seconds',
+      );
+    const before = await refreshedAt();
+    expect(before).toBeGreaterThan(0);
+    expect(
+      sumOf(
+        parsePrometheusText(await replicaA.metrics.text()),
+        'paw_coverage_refresh_interval_seconds',
+      ),
+    ).toBe(harness.settings.coverage.refreshIntervalMs / 1000);
+    await harness.control('PUT', '/_sim/faults', {
+      default: { errorRate: 1, errorStatuses: [503] },
+    });
+    try {
+      await replicaA.refresh(true);
+    } finally {
+      await harness.control('PUT', '/_sim/faults', { operations: {} });
+    }
+    expect(await refreshedAt()).toBe(before);
+    const warning = harness.logs
+      .records()
+      .find(
+        (record) =>
+          record['level'] === 40 &&
+          String(record['msg']).startsWith('could not refresh paw_coverage_workloads'),
+      );
+    expect(warning?.['msg']).toMatch(/503/);
+    expect(warning?.['refreshedAt']).toBe(new Date(before * 1000).toISOString());
   });
 });

@@ -5,7 +5,8 @@ import { runSchedulingCommand } from '../scheduling-command.js';
 
 /**
  * `paw scheduler`: runs a scheduler replica alone (no workers), until SIGTERM or SIGINT. Any
- * number of replicas may run: one is elected per fire. Status lines go to stderr, prefixed
+ * number of replicas may run: one is elected per fire. With platform credentials it is also
+ * where a split deployment keeps protection coverage (start-paw-services.ts). Status lines go to stderr, prefixed
  * `paw scheduler:`; structured logs (JSON) go there too.
  */
 export function schedulerCommand(): Command {
@@ -18,7 +19,9 @@ export function schedulerCommand(): Command {
         'refused and the last valid set keeps running).\n' +
         'Stops gracefully on SIGTERM or SIGINT (a second signal forces). Several replicas may run;\n' +
         'each fire is enqueued once. Fires missed while none ran are caught up within their\n' +
-        "definition's catchUp window, or recorded as missed.",
+        "definition's catchUp window, or recorded as missed.\n" +
+        '\nGiven platform credentials (PAW_CREDENTIALS_FILE), it also keeps protection coverage:\n' +
+        'paw_coverage_workloads on /metrics, /api/coverage and /coverage, the morning digest.',
     )
     .action((options: { jobs?: string }) =>
       runSchedulingCommand({
@@ -28,7 +31,11 @@ export function schedulerCommand(): Command {
         runsWorkers: false,
         startUp: async (context) => {
           const { status } = context;
-          const { scheduler: service, outcomes } = await startPawServices({
+          const {
+            scheduler: service,
+            outcomes,
+            platform,
+          } = await startPawServices({
             ...context,
             workers: false,
           });
@@ -46,6 +53,7 @@ export function schedulerCommand(): Command {
             .sort((a, b) => (a.next?.getTime() ?? 0) - (b.next?.getTime() ?? 0))[0];
           return {
             outcomes,
+            platform,
             ready: () =>
               status(
                 `ready (replica ${service.replica})` +

@@ -16,6 +16,9 @@ import { coverageReport } from '../../job-kinds/snapshot/coverage.js';
 import { schedulerOnFire } from '../../ops/scheduler-observer.js';
 import { startSchedulerService, type SchedulerService } from '../../scheduler/scheduler-service.js';
 import { startWorkerService, type WorkerService } from './worker-service.js';
+import { openSharedPlatformClient } from './open-platform-client.js';
+import { platformCredentialsConfigured } from '../../platform/auth/credentials-source.js';
+import type { PlatformClient } from '../../platform/platform-client.js';
 import { openProcessOutcomes } from './open-outcomes.js';
 
 export interface PawServicesOptions {
@@ -39,6 +42,11 @@ export interface PawServices<Workers extends WorkerService | undefined = WorkerS
   readonly workers: Workers;
   /** The process's outcomes, for whatever else it serves (the ops server, the demo's summary). */
   readonly outcomes: Outcomes;
+  /**
+   * The process's platform client: the workers', or a scheduler's own for protection coverage
+   * (none when no credentials are configured). The ops server's coverage views use it.
+   */
+  readonly platform: PlatformClient | undefined;
 }
 
 /**
@@ -50,8 +58,11 @@ export interface PawServices<Workers extends WorkerService | undefined = WorkerS
  * - the process's outcomes open next, with their observer (metrics, the producer): everything
  *   after them records or reads through them, and they close after all of it;
  * - the notification sender, then the scheduler, then the workers: the workers drain first;
- * - with workers, the refresher of `paw_coverage_workloads` and the morning digests last (they
- *   stop first).
+ * - without workers, the platform client protection coverage uses (the workers' otherwise);
+ * - the refresher of `paw_coverage_workloads` and the morning digests last (they stop first).
+ *   They run wherever the definitions are loaded and a platform client can be had: `paw start`,
+ *   and `paw scheduler` given credentials (the split deployment's scheduler); never in
+ *   `paw worker`, which loads no definitions.
  */
 export async function startPawServices(
   options: PawServicesOptions & { readonly workers: WorkerChoice },
@@ -106,19 +117,38 @@ export async function startPawServices(
           observers,
           ...(workerOptions.kinds === undefined ? {} : { kinds: workerOptions.kinds }),
         });
-  // Coverage needs the definitions and a platform client: only a process with workers has both.
-  if (workers !== undefined) {
+  // Coverage needs the definitions (loaded here) and a platform client: the workers', or in a
+  // scheduler alone (the split deployment's one home for it) a client of its own, within the
+  // request budget all processes share.
+  const platform =
+    workers !== undefined
+      ? workers.platform
+      : platformCredentialsConfigured(settings.platform)
+        ? await openSharedPlatformClient({
+            settings,
+            logger: logger.child({ component: 'coverage' }),
+            shutdown,
+            redis: outcomes.redis,
+            observer: observers.platform,
+          })
+        : undefined;
+  if (platform === undefined) {
+    logger.warn(
+      'protection coverage is off in this process: no platform credentials (PAW_CREDENTIALS_FILE); ' +
+        'paw_coverage_workloads, /api/coverage and the morning digests need them',
+    );
+  } else {
     startCoverageRefresher({
       settings,
       redis: outcomes.redis,
       coverage: outcomes.coverage,
-      platform: workers.platform,
+      queries: outcomes.queries,
+      platform,
       definitions: () => definitions.current(),
       metrics: metrics.coverage,
       logger: logger.child({ component: 'coverage' }),
       shutdown,
     });
-    const { platform } = workers;
     startCoverageDigests({
       settings,
       redis: outcomes.redis,
@@ -130,5 +160,5 @@ export async function startPawServices(
       shutdown,
     });
   }
-  return { notifications, scheduler, workers, outcomes };
+  return { notifications, scheduler, workers, outcomes, platform };
 }

@@ -5,10 +5,9 @@ import { CrashPoints } from '../../shared/crash-points.js';
 import type { Shutdown } from '../../shared/shutdown.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Outcomes } from '../../outcomes/outcomes.js';
-import { createPlatformClient, type PlatformClient } from '../../platform/platform-client.js';
+import type { PlatformClient } from '../../platform/platform-client.js';
 import { openShutdownConnection } from '../../redis/redis-connection.js';
 import { RunQueues, queueNameOf, workerOptionsFor } from '../../queue/run-queues.js';
-import { SharedRequestGate } from '../../platform/rate-limit/shared-request-gate.js';
 import { observeJob, type WorkerObservers } from '../../queue/workers/job-observer.js';
 import type { KindProcessor } from '../../queue/workers/kind-processor.js';
 import { QueueWorkers } from '../../queue/workers/queue-workers.js';
@@ -19,6 +18,7 @@ import {
 } from '../../job-kinds/processor-registry.js';
 import type { WorkerResources } from '../../job-kinds/worker-resources.js';
 import { resolveWorkerKinds } from '../../job-kinds/worker-kinds.js';
+import { openSharedPlatformClient } from './open-platform-client.js';
 
 export interface WorkerServiceOptions {
   readonly settings: Settings;
@@ -77,22 +77,14 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     );
   }
 
-  const gate = new SharedRequestGate({
-    redis,
-    prefix: settings.redis.prefix,
-    requestsPerSecond: settings.platform.requestsPerSecond,
-    logger,
-  });
-  shutdown.add('request gate', () => gate.close());
-
   const observers = options.observers ?? {};
-  const platform = await createPlatformClient({
+  const platform = await openSharedPlatformClient({
     settings,
     logger,
-    requestGate: gate,
-    ...(observers.platform === undefined ? {} : { observer: observers.platform }),
+    shutdown,
+    redis,
+    observer: observers.platform,
   });
-  shutdown.add('platform client', () => platform.close());
 
   const queues = new RunQueues(redis, settings);
   shutdown.add('queues (worker)', () => queues.close());

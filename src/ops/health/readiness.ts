@@ -15,7 +15,10 @@ export interface ReadinessReport {
 
 export interface ReadinessOptions {
   readonly redis: Redis;
-  /** The process's platform client; a process that never calls the platform passes none. */
+  /**
+   * The process's platform client; none for a process whose work does not wait for the platform
+   * (a scheduler: it calls the platform only for protection coverage).
+   */
   readonly platform?: PlatformClient;
   /** How long each check may take; 5 s by default (probes time out too). */
   readonly timeoutMs?: number;
@@ -37,7 +40,7 @@ export async function checkReadiness(options: ReadinessOptions): Promise<Readine
     platform === undefined
       ? Promise.resolve<CheckResult>({
           status: 'skipped',
-          reason: 'this process does not call the platform',
+          reason: "this process's work does not wait for the platform",
         })
       : timed('the platform', timeoutMs, async (signal) => {
           await platform.tokens.token(signal);

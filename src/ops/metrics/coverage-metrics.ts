@@ -15,6 +15,7 @@ export interface DefinitionCounts {
 export class CoverageMetrics {
   private readonly workloads: Gauge<'definition' | 'state'>;
   private readonly refreshedAt: Gauge;
+  private readonly refreshInterval: Gauge;
 
   constructor(registry: Registry) {
     this.workloads = new Gauge({
@@ -25,21 +26,34 @@ export class CoverageMetrics {
     });
     this.refreshedAt = new Gauge({
       name: 'paw_coverage_refreshed_timestamp_seconds',
-      help: 'When the coverage behind paw_coverage_workloads was computed (Unix time).',
+      help: 'When the coverage behind paw_coverage_workloads was computed (Unix time); 0 before the first refresh.',
+      registers: [registry],
+    });
+    // Lets an alert compare the age of the coverage with this process's own interval
+    // (PawCoverageRefreshStale in deploy/prometheus/paw-rules.yml), and tells the processes that
+    // refresh from those that do not: 0 in the latter.
+    this.refreshInterval = new Gauge({
+      name: 'paw_coverage_refresh_interval_seconds',
+      help: 'How often this process refreshes paw_coverage_workloads (coverage.refreshIntervalMs); 0 where no refresher runs (paw worker).',
       registers: [registry],
     });
   }
 
-  private snapshotRunEnded: (() => void) | undefined;
+  /** A refresher runs in this process, every `intervalMs`. */
+  refreshing(intervalMs: number): void {
+    this.refreshInterval.set(intervalMs / 1000);
+  }
+
+  private snapshotRunEnded: ((runId: string) => void) | undefined;
 
   /** What to do when a snapshot run ends in this process (the refresher computes again). */
-  onSnapshotRunEnd(listener: () => void): void {
+  onSnapshotRunEnd(listener: (runId: string) => void): void {
     this.snapshotRunEnded = listener;
   }
 
   /** The outcome observer's run end (src/ops/worker-observers.ts). */
-  runFinished(run: { readonly kind: string }): void {
-    if (run.kind === 'snapshot') this.snapshotRunEnded?.();
+  runFinished(run: { readonly kind: string; readonly runId: string }): void {
+    if (run.kind === 'snapshot') this.snapshotRunEnded?.(run.runId);
   }
 
   /** Replaces every series: a definition removed since the last report leaves none behind. */

@@ -33,6 +33,21 @@ export interface CredentialsSource {
 type PlatformSettings = Settings['platform'];
 
 /**
+ * Whether any platform credential is configured: a credentials file, or any of the settings given
+ * one by one. A process for which the platform is optional (a scheduler, for protection coverage)
+ * goes without it when none is; a partial or contradictory set still fails, in
+ * {@link resolveCredentialsSource}.
+ */
+export function platformCredentialsConfigured(platform: PlatformSettings): boolean {
+  return (
+    platform.credentialsFile !== undefined ||
+    platform.url !== undefined ||
+    platform.clientId !== undefined ||
+    platform.clientSecret !== undefined
+  );
+}
+
+/**
  * Resolves the configured credentials: a credentials file (`--credentials FILE`,
  * `PAW_CREDENTIALS_FILE`) or `PAW_PLATFORM_URL` + `PAW_CLIENT_ID` + `PAW_CLIENT_SECRET`. Both at
  * once, or a partial set, is a {@link UsageError}; so is plain http:// to anything but loopback

@@ -39,6 +39,7 @@ describe('/healthz and /readyz', () => {
   async function serve(
     redisUrl: string,
     secret: string,
+    role: { role: string; readinessChecksPlatform?: boolean } = { role: 'worker' },
   ): Promise<{ server: OpsServer; close: () => Promise<void> }> {
     const credentialsFile = join(dir, `sa-${Math.random().toString(36).slice(2)}.json`);
     await writeFile(
@@ -58,7 +59,7 @@ describe('/healthz and /readyz', () => {
     const server = await startOpsServer({
       settings,
       logger: logs.logger,
-      role: 'worker',
+      ...role,
       version: '9.9.9',
       metrics: new PawMetrics({ processMetrics: false }),
       platform,
@@ -110,6 +111,21 @@ describe('/healthz and /readyz', () => {
       await close();
     }
     expect(logs.text()).not.toContain(wrong);
+  });
+
+  it("a scheduler's readiness does not wait for the platform its coverage calls", async () => {
+    const wrong = 'not-the-secret-0123456789';
+    const { server, close } = await serve(testRedisUrl(), wrong, {
+      role: 'scheduler',
+      readinessChecksPlatform: false,
+    });
+    try {
+      const ready = await get(`${server.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect((ready.body as Readiness).checks['platform']?.status).toBe('skipped');
+    } finally {
+      await close();
+    }
   });
 
   it('readiness fails naming Redis when Redis is down, and recovers when it is back', async () => {
