@@ -9,7 +9,7 @@ const readItemsScript = luaScript('outcomes/lua/packing/readItems-4.lua');
 const READ_BATCH = 500;
 /** Items asked of Redis per HSCAN step of a run not packed, unless the reader says otherwise. */
 const SCAN_COUNT = 1000;
-/** Chunks (about 128 items each) asked of Redis per read of a packed run. */
+/** Chunks (up to 128 items each) asked of Redis per read of a packed run. */
 const CHUNKS_PER_READ = 8;
 /**
  * Times a whole-run read starts over when the run was packed or unpacked while it read: each
@@ -66,8 +66,8 @@ export class StoredItems {
 
   /**
    * Every item of `runId`, a page at a time (a page is at most a few thousand items): in the items
-   * hash's order for a recent run, by key for a packed one. Each item comes once, even when the
-   * run is packed or unpacked while it is read. `scanCount`: the items asked of Redis per HSCAN
+   * hash's order for a recent run; for a packed one, its chunks by key, then the items that stayed
+   * in its hash. Each item comes once, even when the run is packed or unpacked while it is read. `scanCount`: the items asked of Redis per HSCAN
    * step of a run not packed.
    */
   async *pages(runId: string, scanCount = SCAN_COUNT): AsyncGenerator<StoredItem[]> {
