@@ -90,15 +90,18 @@ export async function run(): Promise<void> {
     await outcomes.coverage.read(definition.id);
     const readMs = performance.now() - reading;
     const resolving = performance.now();
+    const resolvingCpu = process.cpuUsage();
     await resolveTargets(definition.targets, platform);
     const resolveMs = performance.now() - resolving;
+    const resolveCpu = process.cpuUsage(resolvingCpu);
+    const resolveCpuMs = (resolveCpu.user + resolveCpu.system) / 1000;
     process.stdout.write(
       `paw coverage over ${workloads.length} workloads with ${NIGHTS} nights stored ` +
         `(${NIGHTS * workloads.length} items, Redis ${memory}, stored in ${storeSeconds.toFixed(0)} s)\n` +
         `states: ${JSON.stringify(counts)}\n` +
         `report: median ${(took[Math.floor(REPEATS / 2)] ?? 0).toFixed(0)} ms, ` +
         `slowest ${(took.at(-1) ?? 0).toFixed(0)} ms over ${REPEATS} runs ` +
-        `(of one: the index read ${readMs.toFixed(0)} ms, the platform listing ${resolveMs.toFixed(0)} ms; ` +
+        `(of one: the index read ${readMs.toFixed(0)} ms, the platform listing ${resolveMs.toFixed(0)} ms, ${resolveCpuMs.toFixed(0)} ms of it paw's CPU; ` +
         `load average before: ${(await import('node:os')).loadavg()[0]?.toFixed(2) ?? '?'})\n`,
     );
   } finally {
