@@ -38,7 +38,10 @@ export type PackOutcome =
     }
   | {
       readonly packed: false;
-      /** none: no such run; active: queued or running; busy: another packer is at it; lost: a write came in. */
+      /**
+       * none: no such run; active: queued or running; packed: packed already; busy: another
+       * packer is at it; lost: a write came in (the run stays queued to be packed).
+       */
       readonly why: 'none' | 'active' | 'packed' | 'busy' | 'lost';
     };
 
@@ -46,7 +49,8 @@ export type PackOutcome =
  * Packs a finished run's items: those that succeeded (nearly all, on most nights) leave the items
  * hash (one field per item, about 800 bytes each in Redis) for chunks of up to 128 items,
  * compressed (packed-chunks.ts), about 90 bytes per item, with the same information; 90 nights of
- * 10,000 items fit in about 130 MiB instead of 700. Those that did not succeed stay in the hash,
+ * 10,000 items took 137 MiB of Redis instead of 676 (BENCHMARKS.md, "The outcome store over
+ * months"). Those that did not succeed stay in the hash,
  * where the dashboard, notifications, retries and `--status failed` read a few of them at a time
  * without inflating a chunk each. The items of a run still being written stay in the hash, where
  * every write is a field update.
