@@ -15,10 +15,9 @@ import { Redis } from 'ioredis';
 import { OutcomeQueries } from '../src/outcomes/outcome-queries.js';
 import { trimOutcomes } from '../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../src/outcomes/outcomes.js';
-import { PackingSweeper } from '../src/outcomes/packing-sweeper.js';
-import { silentLogger } from '../src/shared/logger.js';
 import { startPrivateRedisServer } from '../src/redis/private-redis-server.js';
 import { settledUsedMemoryBytes, usedMemoryBytes } from './support/used-memory.js';
+import { packEndedRuns } from './support/pack-ended-runs.js';
 import { fillWorkloads, snapshotItemUpdate } from './support/outcome-fill.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 3);
@@ -64,14 +63,7 @@ try {
   }
   const unpacked = (await usedMemoryBytes(redis)) - before;
   const packing = performance.now();
-  const sweeper = new PackingSweeper({
-    redis,
-    prefix: 'bench',
-    packAfterMs: 0,
-    logger: silentLogger(),
-  });
-  await sweeper.sweepOnce();
-  await sweeper.stop();
+  await packEndedRuns(redis, 'bench');
   const packMs = performance.now() - packing;
   const used = (await settledUsedMemoryBytes(redis)) - before;
 

@@ -22,9 +22,8 @@ import type { Progress } from '../nightly/progress.js';
 import { everySecondsCron } from './every-seconds-cron.js';
 import { measureOperatorCommands } from './operator-commands.js';
 import { atMost, growthPercent, type LongrunFigure } from './longrun-report.js';
+import { packEndedRuns } from '../support/pack-ended-runs.js';
 import { settledUsedMemoryBytes, usedMemoryBytes } from '../support/used-memory.js';
-import { PackingSweeper } from '../../src/outcomes/packing-sweeper.js';
-import { silentLogger } from '../../src/shared/logger.js';
 
 export interface LongNightsOptions {
   readonly command: PawCommand;
@@ -174,14 +173,7 @@ export async function runLongNights(options: LongNightsOptions): Promise<LongNig
     // outcomes.packAfterSeconds (2 s) after it ends. Both figures: as left, and once packed (by
     // the same sweeper paw start runs, here in this process since paw start is stopped).
     const redisBytesPerItemAtEnd = ((await usedMemoryBytes(redis)) - memoryBefore) / items;
-    const sweeper = new PackingSweeper({
-      redis,
-      prefix: 'paw',
-      packAfterMs: 0,
-      logger: silentLogger(),
-    });
-    await sweeper.sweepOnce();
-    await sweeper.stop();
+    await packEndedRuns(redis, 'paw');
     const redisBytesPerItem = ((await settledUsedMemoryBytes(redis)) - memoryBefore) / items;
     progress.line(`longrun: ${runs.length} runs, ${items} items stored; timing paw's commands`);
     const {

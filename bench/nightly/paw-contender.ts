@@ -7,9 +7,7 @@ import type { RunRecord } from '../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { findFreePort } from '../../src/shared/free-port.js';
-import { PackingSweeper } from '../../src/outcomes/packing-sweeper.js';
 import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
-import { silentLogger } from '../../src/shared/logger.js';
 import { fillOutcomeStore, fillWorkloads } from '../support/outcome-fill.js';
 import { settledUsedMemoryBytes } from '../support/used-memory.js';
 import type { PawCommand } from './compiled-paw.js';
@@ -22,6 +20,7 @@ import { SimulatorStallProbe } from './simulator-stalls.js';
 import { callsBetween, commandCalls, totalCalls } from '../support/redis-command-stats.js';
 import type { Progress } from './progress.js';
 import { eventually } from '../../test/testkit/eventually.js';
+import { packEndedRuns } from '../support/pack-ended-runs.js';
 import { spawnPaw } from '../../test/testkit/paw-process.js';
 
 export interface PawContenderOptions {
@@ -430,14 +429,7 @@ async function storeEarlierNights(
         progress.line(`paw: stored ${night + 1} of ${nights} earlier nights of ${items} items`);
     },
   });
-  const sweeper = new PackingSweeper({
-    redis,
-    prefix: 'paw',
-    packAfterMs: 0,
-    logger: silentLogger(),
-  });
-  await sweeper.sweepOnce();
-  await sweeper.stop();
+  await packEndedRuns(redis, 'paw');
   const used = await settledUsedMemoryBytes(redis);
   progress.line(
     `paw: earlier nights packed; Redis used_memory ${(used / 1024 / 1024).toFixed(0)} MiB`,

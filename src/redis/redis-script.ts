@@ -28,13 +28,11 @@ export class RedisScript {
     keys: readonly (string | Buffer)[],
     args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {
-    this.checkKeys(keys);
-    try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return redis.eval(this.lua, keys.length, ...keys, ...args);
-    }
+    return this.call(keys, (command, script) =>
+      command === 'EVALSHA'
+        ? redis.evalsha(script, keys.length, ...keys, ...args)
+        : redis.eval(script, keys.length, ...keys, ...args),
+    );
   }
 
   /**
@@ -46,12 +44,22 @@ export class RedisScript {
     keys: readonly (string | Buffer)[],
     args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {
+    return this.call(keys, (command, script) =>
+      redis.callBuffer(command, script, keys.length, ...keys, ...args),
+    );
+  }
+
+  /** EVALSHA, then EVAL the first time a server has not seen the script (NOSCRIPT). */
+  private async call(
+    keys: readonly (string | Buffer)[],
+    send: (command: 'EVALSHA' | 'EVAL', script: string) => Promise<unknown>,
+  ): Promise<unknown> {
     this.checkKeys(keys);
     try {
-      return await redis.callBuffer('EVALSHA', this.sha, keys.length, ...keys, ...args);
+      return await send('EVALSHA', this.sha);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return redis.callBuffer('EVAL', this.lua, keys.length, ...keys, ...args);
+      return send('EVAL', this.lua);
     }
   }
 

@@ -9,6 +9,7 @@ import {
 } from '../../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
+import { keysUnder } from '../testkit/redis-contents.js';
 import { createNightlyRun } from '../testkit/nightly-run.js';
 
 let redis: Redis;
@@ -38,17 +39,6 @@ async function runWithItems(
       targetName: `vm-${index}`,
     });
   }
-}
-
-async function keysUnder(prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== '0');
-  return keys.sort();
 }
 
 describe('outcome retention', () => {
@@ -87,7 +77,7 @@ describe('outcome retention', () => {
     monitor.disconnect();
     // Only the coverage index stays: each workload's latest outcome outlives the runs it came
     // from (a run trims it to the workloads its definition covers).
-    expect(await keysUnder(prefix)).toEqual([`${prefix}:outcomes:coverage:nightly`]);
+    expect(await keysUnder(redis, prefix)).toEqual([`${prefix}:outcomes:coverage:nightly`]);
 
     const itemsKey = `${prefix}:outcomes:items:${runId}`;
     const failedKey = `${itemsKey}:failed`;
@@ -118,7 +108,7 @@ describe('outcome retention', () => {
       target: 'gone',
       targetName: 'Gone-VM',
     });
-    const before = await keysUnder(prefix);
+    const before = await keysUnder(redis, prefix);
 
     expect(await trimOutcomes(redis, prefix, { now, retentionDays: 90 })).toEqual({
       runs: 2,
@@ -134,7 +124,7 @@ describe('outcome retention', () => {
     expect(gone).toEqual([]);
 
     // Nothing of the old runs is left behind, and the recent run's keys are untouched.
-    const after = await keysUnder(prefix);
+    const after = await keysUnder(redis, prefix);
     expect(after.filter((key) => key.includes('nightly@old'))).toEqual([]);
     expect(after.filter((key) => key.endsWith(':target:gone'))).toEqual([]);
     expect(after.filter((key) => key.includes('nightly@recent'))).toEqual(

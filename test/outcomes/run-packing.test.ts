@@ -9,6 +9,7 @@ import { StoredItems } from '../../src/outcomes/stored-items.js';
 import { RunItemsReader } from '../../src/ops/dashboard/run-items-reader.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { createNightlyRun } from '../testkit/nightly-run.js';
+import { keysUnder } from '../testkit/redis-contents.js';
 import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;
@@ -96,17 +97,6 @@ async function everything(store: Outcomes, prefix: string, runId: string, count:
 
 async function keyBytes(key: string): Promise<number> {
   return Number((await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
-}
-
-async function keysUnder(prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== '0');
-  return keys.sort();
 }
 
 describe('packing an ended run', () => {
@@ -270,7 +260,7 @@ describe('packing an ended run', () => {
       }),
     ).toEqual({ runs: 1, items: 200 });
     // Only the coverage index stays (each workload's latest outcome outlives its runs).
-    expect(await keysUnder(prefix)).toEqual([`${prefix}:outcomes:coverage:nightly`]);
+    expect(await keysUnder(redis, prefix)).toEqual([`${prefix}:outcomes:coverage:nightly`]);
   });
 
   it('packs, on its timer, the runs that ended long enough ago, and those recorded before packing', async () => {

@@ -31,3 +31,15 @@ export async function redisContents(
   } while (cursor !== '0');
   return { text: parts.join('\n'), keys };
 }
+
+/** Every key under `prefix` (`<prefix>:*`), sorted: what a test expects left, or gone. */
+export async function keysUnder(redis: Redis, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  return keys.sort();
+}
