@@ -25,10 +25,10 @@
 
 local runKey, itemsKey = KEYS[1], KEYS[2]
 local base, runId, startMs = ARGV[1], ARGV[2], ARGV[4]
-local run = redis.call('HMGET', runKey, 'fireMs', 'status', 'startedAt', 'attempts')
+local run = redis.call('HMGET', runKey, 'fireMs', 'status', 'startedAt', 'attempts', 'packed', 'packing')
 local fireMs = run[1]
 if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
-if pawRunPacked(runKey) then return redis.error_reply('PAW_RUN_PACKED') end
+if pawPackedFlags(run[5], run[6]) then return redis.error_reply('PAW_RUN_PACKED') end
 if startMs ~= '' then
   -- A start deferred to this write (see src/outcomes/deferred-starts.ts).
   local started = pawStarted({status = run[2], startedAt = run[3] or nil, attempts = run[4] or nil}, startMs)

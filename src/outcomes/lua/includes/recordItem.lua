@@ -25,18 +25,14 @@
 --- @include "outcomes/lua/includes/runPacked.lua"
 
 local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patchJson, onlyIf, merge, finishIfLast, startMs)
-  if pawRunPacked(runKey) then return redis.error_reply('PAW_RUN_PACKED') end
-  local fireMs
+  local run = redis.call('HMGET', runKey, 'fireMs', 'packed', 'packing', 'status', 'startedAt', 'attempts')
+  local fireMs = run[1]
+  if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
+  if pawPackedFlags(run[2], run[3]) then return redis.error_reply('PAW_RUN_PACKED') end
   if startMs ~= '' then
     -- A start deferred to this write (see src/outcomes/deferred-starts.ts).
-    local run = redis.call('HMGET', runKey, 'fireMs', 'status', 'startedAt', 'attempts')
-    fireMs = run[1]
-    if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
-    local started = pawStarted({status = run[2], startedAt = run[3] or nil, attempts = run[4] or nil}, startMs)
+    local started = pawStarted({status = run[4], startedAt = run[5] or nil, attempts = run[6] or nil}, startMs)
     if started then redis.call('HSET', runKey, unpack(started)) end
-  else
-    fireMs = redis.call('HGET', runKey, 'fireMs')
-    if not fireMs then return redis.error_reply('PAW_NO_SUCH_RUN') end
   end
   local old = redis.call('HGET', itemsKey, itemKey)
   local item = {}
