@@ -110,12 +110,15 @@ export class GraphqlClient {
     document: GraphqlDocument<Result, Variables>,
     variables: Variables,
     signal?: AbortSignal,
+    /** Not sent after this time (epoch ms): see CallSpec.sendBy. */
+    sendBy?: number,
   ): Promise<Result> {
     const { operationName, kind } = documentFacts(document);
     const { data, skipped } = await this.post(document, variables, {
       // A query may read a page of a list; a mutation answers about one object.
       answer: kind === 'query' ? 'page' : 'single',
       signal,
+      sendBy,
       parse: (response) => parseGraphqlResponse(response, document, operationName),
     });
     this.reportSkipped(operationName, skipped);
@@ -154,6 +157,7 @@ export class GraphqlClient {
     options: {
       readonly answer: AnswerSize;
       readonly signal: AbortSignal | undefined;
+      readonly sendBy?: number | undefined;
       readonly parse: (response: IncomingResponse) => T;
     },
   ): Promise<T> {
@@ -170,6 +174,7 @@ export class GraphqlClient {
       authorization: this.options.authorization,
       body: { json: { query: text, variables, operationName } },
       signal: options.signal,
+      sendBy: options.sendBy,
       parse: options.parse,
     });
   }
