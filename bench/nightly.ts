@@ -13,8 +13,10 @@ import { ContenderCrashedError, type ContenderResult } from './nightly/contender
 import { LOWER_BOUND_FORMULA, type LowerBound } from './nightly/lower-bound.js';
 import {
   BASE_REQUESTS_PER_SECOND,
+  FAST_LATENCY,
   nightInventory,
   nightSettings,
+  type NightLatency,
   pawNightEnvironment,
   simulatorOptions,
 } from './nightly/night-simulator-settings.js';
@@ -50,6 +52,9 @@ options:
                           own limit); its burst (R) and each cluster's snapshot slots (32 × R / 50)
                           scale with it, and paw's request gate (PAW_PLATFORM_RPS) follows it.
                           The headroom night: --snapshots 100000 --rate 500 --only paw
+  --latency MS|MIN-MAX    every request's latency on the platform, real ms (default 20): one
+                          value, or a range drawn uniformly (the real platform's: 300-2500); the
+                          lower bound counts its shortest
   --sizes LIST            the scaling report: one night per size (e.g. 1000,10000,100000), paw only
                           unless --only says otherwise, each night's report, then one table of how
                           each figure grows with N (instead of --snapshots and --quick)
@@ -94,6 +99,7 @@ interface NightlyOptions {
   /** One night per size (the scaling report), instead of one of `snapshots`. */
   sizes: readonly number[] | undefined;
   rate: number;
+  latency: NightLatency;
   timeScale: number;
   workers: number;
   sequentialSample: number;
@@ -115,6 +121,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
         snapshots: { type: 'string' },
         sizes: { type: 'string' },
         rate: { type: 'string', default: String(BASE_REQUESTS_PER_SECOND) },
+        latency: { type: 'string', default: String(FAST_LATENCY.minMs) },
         'time-scale': { type: 'string', default: '20' },
         workers: { type: 'string', default: '3' },
         'sequential-sample': { type: 'string' },
@@ -153,6 +160,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
   // paw's request gate (platform.requestsPerSecond) refuses more than 1000 requests/s.
   if (rate > 1000)
     throw new UsageError(`--rate must be at most 1000 (paw's own limit), not ${rate}`);
+  const latency = parseLatency(parsed.latency);
   const only = (parsed.only ?? (sizes === undefined ? CONTENDERS.join(',') : 'paw'))
     .split(',')
     .map((name) => name.trim());
@@ -179,6 +187,7 @@ function parseOptions(args: string[]): NightlyOptions | 'help' {
     snapshots: Math.round(positive('snapshots', parsed.snapshots, quick ? 1000 : 10_000)),
     sizes,
     rate,
+    latency,
     timeScale: positive('time-scale', parsed['time-scale'], 20),
     workers: Math.round(positive('workers', parsed.workers, 3)),
     sequentialSample: Math.round(
@@ -263,7 +272,7 @@ async function runNight(
 ): Promise<NightlyReport | undefined> {
   const loadBefore = loadavg();
   const speedBefore = await machineSpeedMs();
-  const settings = nightSettings(snapshots, options.timeScale, options.rate);
+  const settings = nightSettings(snapshots, options.timeScale, options.rate, options.latency);
   const inventoryStarted = performance.now();
   const inventory = nightInventory(settings);
   progress.line(
@@ -294,6 +303,7 @@ async function runNight(
         workerProcesses: options.workers,
         environment: pawSettings,
         rateLimit: { requestsPerSecond: settings.requestsPerSecond, burst: settings.burst },
+        minLatencyMs: settings.latency.minMs,
         dir,
         logsDir: options.logsDir,
         storedNights: options.storedNights,
@@ -370,4 +380,17 @@ async function runNight(
 
 function round2(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** `--latency`: `MS` (every request) or `MIN-MAX` (uniform), real milliseconds. */
+function parseLatency(text: string | undefined): NightLatency {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(text ?? '');
+  const minMs = Number(match?.[1]);
+  const maxMs = Number(match?.[2] ?? match?.[1]);
+  if (match === null || !(minMs <= maxMs) || maxMs > 600_000) {
+    throw new UsageError(
+      `--latency is milliseconds per request, one number (20) or a range (300-2500), at most 600000, not '${String(text)}'`,
+    );
+  }
+  return { minMs, maxMs };
 }

@@ -122,4 +122,17 @@ describe('the lower bound at the headroom night’s settings (500 requests/s, 32
     });
     expect(bound.requestsSeconds).toBeCloseTo(399);
   });
+
+  it('moves by the shortest latency: the platform acts on a request only once it arrived', () => {
+    const jobs = Array.from({ length: 10_000 }, (_, index) => ({
+      clusterId: `c${index % 4}`,
+      runMs: 3_000,
+    }));
+    const rate = { requestsPerSecond: 40, burst: 40, concurrencyPerCluster: 32, queuedMs: 100 };
+    const fast = lowerBound({ ...rate, jobs });
+    const slow = lowerBound({ ...rate, jobs, minLatencyMs: 300 });
+    expect(fast.requestsSeconds).toBeCloseTo(499);
+    expect(slow.requestsSeconds).toBeCloseTo(499.3);
+    expect(slow.snapshotsSeconds).toBeCloseTo(fast.snapshotsSeconds + 0.3);
+  });
 });

@@ -16,6 +16,12 @@
  *    free slot of its cluster, and holds that slot for its run time. The bound is when the
  *    last replayed job ends.
  *
+ * 3. **Latency.** The platform acts on a request only once it has arrived: each trigger above
+ *    starts its job at least the shortest latency later, and the last request of (1) is answered
+ *    no sooner than that after it passed the bucket. Both limits move by the shortest latency.
+ *    (The status read that sees a job's end adds nothing: a client could have sent it a latency
+ *    before the end.)
+ *
  * Why (2) bounds the real night: the simulator assigns slots in trigger order with the same
  * rule, and that rule is monotone: triggering no job later never makes any job start or end
  * later. Each real trigger happened no sooner than its replayed one (it too had to pass the
@@ -37,6 +43,8 @@ export interface LowerBoundInput {
   readonly concurrencyPerCluster: number;
   /** Shortest time a job spends QUEUED, real milliseconds. */
   readonly queuedMs: number;
+  /** The shortest latency of a request, real milliseconds (0: none). */
+  readonly minLatencyMs?: number;
 }
 
 export interface LowerBound {
@@ -49,13 +57,14 @@ export interface LowerBound {
 
 export function lowerBound(input: LowerBoundInput): LowerBound {
   const { jobs, requestsPerSecond: rate, burst } = input;
-  const requestsSeconds = Math.max(0, (2 * jobs.length - burst) / rate);
+  const latencyMs = input.minLatencyMs ?? 0;
+  const requestsSeconds = Math.max(0, (2 * jobs.length - burst) / rate) + latencyMs / 1000;
 
   // Slot end times per cluster; a sorted array is enough, only the smallest is taken.
   const slots = new Map<string, number[]>();
   let lastEndMs = 0;
   jobs.forEach((job, index) => {
-    const triggerMs = (Math.max(0, index + 1 - burst) / rate) * 1000;
+    const triggerMs = (Math.max(0, index + 1 - burst) / rate) * 1000 + latencyMs;
     let free = slots.get(job.clusterId);
     if (free === undefined) {
       free = new Array<number>(input.concurrencyPerCluster).fill(0);
@@ -76,10 +85,11 @@ export function lowerBound(input: LowerBoundInput): LowerBound {
 
 /** The formula, for the report. */
 export const LOWER_BOUND_FORMULA =
-  'lower bound = max( (2·N − burst) / rate , end of the last job when the night’s own jobs ' +
+  'lower bound = max( (2·N − burst) / rate + L , end of the last job when the night’s own jobs ' +
   '(simulator-drawn durations, clusters, outcomes; trigger order kept) are triggered at the ' +
-  'earliest the bucket allows, the k-th at max(0, (k − burst)/rate) s, into each cluster’s ' +
-  'concurrencyPerCluster slots with the simulator’s rule start = max(trigger + queued, earliest free slot) )';
+  'earliest the bucket allows and arrive the shortest latency L later, the k-th at ' +
+  'max(0, (k − burst)/rate) s + L, into each cluster’s concurrencyPerCluster slots with the ' +
+  'simulator’s rule start = max(trigger + queued, earliest free slot) )';
 
 function insertSorted(values: number[], value: number): void {
   let low = 0;

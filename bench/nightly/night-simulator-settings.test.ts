@@ -20,7 +20,7 @@ describe('the nightly benchmark’s night', () => {
     });
     // Everything else is the same night.
     expect(headroom.durationSeconds).toEqual(base.durationSeconds);
-    expect(headroom.latencyMs).toBe(base.latencyMs);
+    expect(headroom.latency).toEqual(base.latency);
   });
 
   it('keeps the slots and the rate limit balanced at every rate: neither hides the other', () => {

@@ -13,7 +13,8 @@ export interface NightSettings {
   readonly timeScale: number;
   readonly requestsPerSecond: number;
   readonly burst: number;
-  readonly latencyMs: number;
+  /** Every request's latency, drawn uniformly from this range (real milliseconds). */
+  readonly latency: NightLatency;
   readonly concurrencyPerCluster: number;
   readonly durationSeconds: {
     readonly median: number;
@@ -21,6 +22,15 @@ export interface NightSettings {
     readonly min: number;
   };
 }
+
+/** A request's latency on the night's platform: uniform between the two (equal: fixed). */
+export interface NightLatency {
+  readonly minMs: number;
+  readonly maxMs: number;
+}
+
+/** The latency of the night people compared paw with so far: the simulator's 20 ms. */
+export const FAST_LATENCY: NightLatency = { minMs: 20, maxMs: 20 };
 
 /** The platform's rate in the night people run today, and the slots per cluster that match it. */
 export const BASE_REQUESTS_PER_SECOND = 50;
@@ -37,6 +47,7 @@ export function nightSettings(
   snapshots: number,
   timeScale: number,
   requestsPerSecond = BASE_REQUESTS_PER_SECOND,
+  latency: NightLatency = FAST_LATENCY,
 ): NightSettings {
   const scale = requestsPerSecond / BASE_REQUESTS_PER_SECOND;
   return {
@@ -48,7 +59,7 @@ export function nightSettings(
     timeScale,
     requestsPerSecond,
     burst: requestsPerSecond,
-    latencyMs: 20,
+    latency,
     // At 50/s: 32 slots per cluster (the simulator's default) at a median of 60 platform
     // seconds (sigma 1: a mean of about 100): the four clusters end about 26 snapshots per
     // second at timeScale 20, about the 25 per second the rate limit allows a client that
@@ -94,7 +105,15 @@ export function simulatorOptions(
       concurrencyPerCluster: settings.concurrencyPerCluster,
       durationSeconds: settings.durationSeconds,
     },
-    faults: { default: { latency: { fixedMs: settings.latencyMs } }, operations: {} },
+    faults: {
+      default: {
+        latency:
+          settings.latency.minMs === settings.latency.maxMs
+            ? { fixedMs: settings.latency.minMs }
+            : settings.latency,
+      },
+      operations: {},
+    },
   };
 }
 

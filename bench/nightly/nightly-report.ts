@@ -1,6 +1,6 @@
 import type { ContenderResult } from './contender-result.js';
 import { LOWER_BOUND_FORMULA, type LowerBound } from './lower-bound.js';
-import type { NightSettings } from './night-simulator-settings.js';
+import type { NightLatency, NightSettings } from './night-simulator-settings.js';
 import { SLOW_MS } from './simulator-stalls.js';
 
 export interface NightlyReport {
@@ -179,7 +179,7 @@ export function reportText(report: NightlyReport, markdown: boolean): string {
       `(bench/support/machine-speed.ts, lower is faster: compare CPU figures only at similar readings)`,
     `simulator (its own process): ${s.snapshots} snapshots (of ${s.workloadsSeeded} seeded workloads, ` +
       `seed ${s.seed}: the VMs and databases of ${s.clusterIds.length} Connected clusters of ${s.clusters}), ` +
-      `timeScale ${s.timeScale}, rate limit ${s.requestsPerSecond}/s (burst ${s.burst}), ${s.latencyMs} ms per request, ` +
+      `timeScale ${s.timeScale}, rate limit ${s.requestsPerSecond}/s (burst ${s.burst}), ${latencyText(s.latency)} per request, ` +
       `${s.concurrencyPerCluster} snapshots at once per cluster, durations lognormal median ${s.durationSeconds.median} s ` +
       `sigma ${s.durationSeconds.sigma} min ${s.durationSeconds.min} s of platform time ` +
       `(${fixed((s.durationSeconds.median * 1000) / s.timeScale, 0)} ms real); failure 3%, cancel 1%`,
@@ -292,4 +292,11 @@ function fixed(value: number, digits: number): string {
 function round(value: number, digits = 1): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+/** A request's latency as the report says it: `20 ms`, or `300–2500 ms (uniform)`. */
+function latencyText(latency: NightLatency): string {
+  return latency.minMs === latency.maxMs
+    ? `${latency.minMs} ms`
+    : `${latency.minMs}–${latency.maxMs} ms (uniform)`;
 }

@@ -35,6 +35,8 @@ export interface PawContenderOptions {
   /** paw's settings as environment variables (the request gate, the poll schedule). */
   readonly environment: Record<string, string>;
   readonly rateLimit: { readonly requestsPerSecond: number; readonly burst: number };
+  /** The shortest latency of the platform's requests (the lower bound counts it). */
+  readonly minLatencyMs: number;
   readonly dir: string;
   /** Keep each process's log (its standard error) in this folder, `<process>-<N>.log`. */
   readonly logsDir?: string | undefined;
@@ -161,6 +163,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
       burst: options.rateLimit.burst,
       concurrencyPerCluster: platform.schedule.concurrencyPerCluster,
       queuedMs: platform.schedule.queuedMs,
+      minLatencyMs: options.minLatencyMs,
     });
     const boundMs = performance.now() - boundStarted;
     const firstJob = platform.jobs[0];

@@ -114,6 +114,8 @@ export interface PlatformClient {
   readonly tokens: TokenProvider;
   /** Tokens outside the cache: issue one with given credentials, revoke one. */
   readonly accessTokens: AccessTokens;
+  /** Requests of this process waiting for their turn at the request gate (RequestGate.waiting). */
+  requestsWaiting(): number;
   /**
    * Deletes the cluster sessions still open, revokes the platform session and closes the
    * connections. Never throws; call it once, when the process is done with the platform.
@@ -138,10 +140,11 @@ export async function createPlatformClient(
   }
 
   const transport = new HttpTransport(platform.timeouts);
+  const gate =
+    options.requestGate ?? new TokenBucketGate({ requestsPerSecond: platform.requestsPerSecond });
   const http = new HttpCaller({
     transport,
-    gate:
-      options.requestGate ?? new TokenBucketGate({ requestsPerSecond: platform.requestsPerSecond }),
+    gate,
     logger,
     attempts: platform.retry.attempts,
     backoff: platform.retry,
@@ -244,6 +247,7 @@ export async function createPlatformClient(
     api: platform.api === 'graphql' ? graphql : rest,
     rest,
     graphql,
+    requestsWaiting: () => gate.waiting,
     oauth: {
       login: (login) =>
         loginWithPkce({

@@ -112,7 +112,7 @@ describe('loadSettings', () => {
     expect(platform.token).toEqual({ refreshMarginSeconds: 120, defaultLifetimeSeconds: 3600 });
     expect(platform).toMatchObject({
       allowInsecureHttp: false,
-      pageSize: 100,
+      pageSize: 1000,
       restBasePath: '/api/rest',
       routes: {},
     });

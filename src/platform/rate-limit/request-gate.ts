@@ -11,4 +11,10 @@ export interface RequestGate {
    * that was refused, since they all share the platform's budget.
    */
   rateLimited(): void;
+  /**
+   * Callers of this process waiting for their turn now: what a snapshot lane keeps filled, so
+   * that the rate is used whatever the platform's latency (src/job-kinds/snapshot/lanes/
+   * lane-timing.ts).
+   */
+  readonly waiting: number;
 }

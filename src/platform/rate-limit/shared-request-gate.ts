@@ -104,6 +104,10 @@ export class SharedRequestGate implements RequestGate {
     );
   }
 
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
   acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     if (this.closed)

@@ -42,6 +42,10 @@ export class TokenBucketGate implements RequestGate {
   private readonly waiters = new GateWaiters();
   private timer: NodeJS.Timeout | undefined;
 
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
   constructor(options: TokenBucketGateOptions) {
     if (!(options.requestsPerSecond > 0)) throw new RangeError('requestsPerSecond must be > 0');
     this.configuredRate = options.requestsPerSecond;

@@ -31,16 +31,26 @@ export interface LaneTimingSettings {
    */
   readonly holdMs: number;
   /**
-   * Items a lane keeps in flight: about a second of the platform's rate, shared by the run's
-   * lanes (`platform.requestsPerSecond` is what all workers together may send), within these
-   * bounds. More would only wait at the request gate, intents on record and unsent; the floor
-   * keeps a lane of a low rate from waking for one item at a time.
+   * Requests a lane keeps waiting for their turn at the request gate: about a second of the
+   * platform's rate, shared by the run's lanes (`platform.requestsPerSecond` is what all workers
+   * together may send), within these bounds. The lane takes new items while fewer than this wait
+   * there, however many are at the platform meanwhile: a platform that answers in 20 ms keeps
+   * about one request of them, one that answers in 1.4 s about 56 at 40 requests a second, and
+   * either way the gate always has the next requests in line, so the rate is used whatever the
+   * latency, with nothing to tune. More would only wait longer at the gate, intents on record
+   * and unsent; the floor keeps a lane of a low rate from waking for one item at a time.
    */
-  readonly inFlight: { readonly min: number; readonly max: number };
+  readonly waiting: { readonly min: number; readonly max: number };
   /**
-   * A lane reads new items once at least this share of its in-flight target is free (items to
+   * The most items one lane has in flight, whatever waits at the gate: a bound on what one
+   * lane's process holds (at the highest share of the rate a lane carries, 250 requests a
+   * second, this is 8 s of the platform's latency).
+   */
+  readonly inFlightMax: number;
+  /**
+   * A lane reads new items once at least this share of its waiting target is free (items to
    * trigger again are read at once): fewer, fuller reads, each a Redis round trip, while the
-   * items in flight keep the rate busy.
+   * requests still in line keep the rate busy.
    */
   readonly readWhenFree: number;
   /**
@@ -56,7 +66,8 @@ export const LANE_TIMING: LaneTimingSettings = Object.freeze({
   wakeMs: 300_000,
   writeEveryMs: 250,
   holdMs: 2_000,
-  inFlight: Object.freeze({ min: 8, max: 500 }),
+  waiting: Object.freeze({ min: 8, max: 500 }),
+  inFlightMax: 2_000,
   readWhenFree: 1 / 2,
   readAhead: Object.freeze({ pollShare: 1 / 4, maxMs: 1_000 }),
 });
@@ -80,7 +91,10 @@ export interface LaneMoment {
   readonly nextReadAt: number;
   /** When the lane's earliest item not in hand is due (Infinity: none). */
   readonly nextDueAt: number;
+  /** Items whose step runs (waiting at the gate, or for the platform's answer). */
   readonly inFlight: number;
+  /** Requests of this process waiting for their turn at the request gate. */
+  readonly atGate: number;
   /** Ended items whose outcome waits for the next write. */
   readonly toWrite: number;
   /** Items whose earlier trigger left no trace, to trigger again. */
@@ -112,8 +126,8 @@ export type LaneStep =
  * it decides from the lane's moment and the clock it is given, and keeps no state.
  */
 export class LaneTiming {
-  /** Items the lane keeps in flight (see {@link LaneTimingSettings.inFlight}). */
-  readonly inFlightTarget: number;
+  /** Requests the lane keeps waiting at the gate (see {@link LaneTimingSettings.waiting}). */
+  readonly waitingTarget: number;
   /** How much later than now a read's items may be due (see {@link LaneTimingSettings.readAhead}). */
   readonly readAheadMs: number;
 
@@ -122,10 +136,7 @@ export class LaneTiming {
     private readonly settings: LaneTimingSettings = LANE_TIMING,
   ) {
     const rateShare = Math.ceil(share.requestsPerSecond / share.lanes);
-    this.inFlightTarget = Math.min(
-      settings.inFlight.max,
-      Math.max(settings.inFlight.min, rateShare),
-    );
+    this.waitingTarget = Math.min(settings.waiting.max, Math.max(settings.waiting.min, rateShare));
     this.readAheadMs = Math.min(
       share.pollMinMs * settings.readAhead.pollShare,
       settings.readAhead.maxMs,
@@ -138,9 +149,8 @@ export class LaneTiming {
    */
   toRead(lane: LaneMoment, now: number): number | undefined {
     if (!this.taking(lane, now)) return undefined;
-    const room = this.inFlightTarget - lane.inFlight;
     if (lane.toTriggerAgain > 0 || (this.hasRoomToRead(lane) && now >= lane.nextReadAt)) {
-      return Math.max(0, room);
+      return Math.max(0, this.room(lane));
     }
     return undefined;
   }
@@ -165,8 +175,15 @@ export class LaneTiming {
         taking && this.hasRoomToRead(lane) ? lane.nextReadAt - now : this.settings.writeEveryMs;
       return { kind: 'wait-for-an-end', ms: Math.max(1, Math.min(untilWrite, untilRead)) };
     }
-    if (taking && (lane.toTriggerAgain > 0 || lane.nextReadAt <= now)) return { kind: 'read' };
-    const dueAt = Math.min(lane.nextDueAt, lane.nextReadAt);
+    const canRead = taking && this.hasRoomToRead(lane);
+    if (taking && (lane.toTriggerAgain > 0 || (lane.nextReadAt <= now && canRead))) {
+      return { kind: 'read' };
+    }
+    // Without room, the gate's line is full of this process's other requests (another lane's):
+    // the lane looks again a write interval later rather than go round without waiting.
+    const dueAt = canRead
+      ? Math.min(lane.nextDueAt, lane.nextReadAt)
+      : Math.max(Math.min(lane.nextDueAt, lane.nextReadAt), now + this.settings.writeEveryMs);
     const wait = dueAt - now;
     if (
       taking &&
@@ -187,7 +204,12 @@ export class LaneTiming {
     return now - lane.wakeStartedAt < this.settings.wakeMs && !lane.stopping;
   }
 
+  /** How many more items the lane may take: what the gate's line lacks, within its cap. */
+  private room(lane: LaneMoment): number {
+    return Math.min(this.waitingTarget - lane.atGate, this.settings.inFlightMax - lane.inFlight);
+  }
+
   private hasRoomToRead(lane: LaneMoment): boolean {
-    return this.inFlightTarget - lane.inFlight >= this.inFlightTarget * this.settings.readWhenFree;
+    return this.room(lane) >= this.waitingTarget * this.settings.readWhenFree;
   }
 }

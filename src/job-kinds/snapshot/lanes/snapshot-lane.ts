@@ -24,7 +24,8 @@ import { snapshotLaneDataSchema, type SnapshotLaneData } from './snapshot-lane-j
  *    their records (one round trip), and takes them in one write: an item to trigger gets its
  *    intent on record, an item to poll or reconcile a lease;
  * 2. runs each item's step ({@link SnapshotItemSteps}) at once, through the platform's shared
- *    request gate, taking more as those in flight end;
+ *    request gate, taking more whenever the gate's line runs short (so the rate is used whatever
+ *    the platform's latency);
  * 3. records what the steps came to, many items per script, at least every write interval;
  * 4. with nothing in flight and nothing due within its hold, or at the end of its wake, records
  *    the rest and moves itself, in the same script, to the delayed set until its earliest item
@@ -33,8 +34,8 @@ import { snapshotLaneDataSchema, type SnapshotLaneData } from './snapshot-lane-j
  *    new wake.
  *
  * When it reads, writes, waits and leaves is {@link LaneTiming}'s to say (the wake, the write
- * interval, the hold, the items in flight, the room a read waits for, how far a read looks
- * ahead): the loop asks it and does what it says.
+ * interval, the hold, the requests kept waiting at the gate, the room a read waits for, how far
+ * a read looks ahead): the loop asks it and does what it says.
  *
  * Every write checks first that the job is still this worker's: one that lost it (its lock
  * expired, another worker took the lane over) records nothing more.
@@ -53,7 +54,7 @@ export class SnapshotLaneJob {
     }
     const data = parsed.data;
     // Every item in flight listens to the job's signal (its requests abort with it).
-    if (signal !== undefined) setMaxListeners(LANE_TIMING.inFlight.max + 16, signal);
+    if (signal !== undefined) setMaxListeners(LANE_TIMING.inFlightMax + 16, signal);
     const logger = this.dependencies.logger.child({
       kind: 'snapshot',
       runId: data.runId,
@@ -172,6 +173,7 @@ class LaneWake {
       nextReadAt: this.nextReadAt,
       nextDueAt: this.nextDueAt,
       inFlight: this.hands.count('stepping'),
+      atGate: this.dependencies.platform.requestsWaiting(),
       toWrite: this.hands.count('ended'),
       toTriggerAgain: this.hands.count('trigger-again'),
       stopping: this.dependencies.stopping.aborted || this.context.signal?.aborted === true,

@@ -9,13 +9,16 @@ import {
 // Time is the subject here: every decision is asked at a clock value the test gives (ms since
 // the wake began), and a few tests run the lane's loop on that clock, as snapshot-lane.ts does.
 
-/** A lane of one run at 40 requests/s: it keeps 40 items in flight. */
+/** A lane of one run at 40 requests/s: it keeps 40 requests waiting at the gate. */
 const share = { requestsPerSecond: 40, lanes: 1, pollMinMs: 5_000 };
 const timing = new LaneTiming(share);
 const withSettings = (settings: Partial<LaneTimingSettings>): LaneTiming =>
   new LaneTiming(share, { ...LANE_TIMING, ...settings });
 
-/** A lane at the start of its wake with nothing in hand and nothing known to be due. */
+/**
+ * A lane at the start of its wake with nothing in hand and nothing known to be due. Unless said
+ * otherwise, every item in flight waits at the gate, as on a platform that answers at once.
+ */
 const lane = (moment: Partial<LaneMoment> = {}): LaneMoment => ({
   wakeStartedAt: 0,
   lastWriteAt: 0,
@@ -26,6 +29,7 @@ const lane = (moment: Partial<LaneMoment> = {}): LaneMoment => ({
   toTriggerAgain: 0,
   stopping: false,
   ...moment,
+  atGate: moment.atGate ?? moment.inFlight ?? 0,
 });
 
 /**
@@ -129,25 +133,74 @@ describe("a snapshot lane's timing", () => {
     });
   });
 
-  describe('the items in flight (about a second of the rate, 8 to 500): the rate kept busy against intents waiting at the gate', () => {
-    it("keeps the lane's share of a second of the platform's rate in flight", () => {
-      expect(timing.inFlightTarget).toBe(40);
-      expect(new LaneTiming({ ...share, requestsPerSecond: 500, lanes: 2 }).inFlightTarget).toBe(
+  describe('the requests kept waiting at the gate (about a second of the rate, 8 to 500): the rate kept busy whatever the latency, against intents waiting unsent', () => {
+    it("keeps the lane's share of a second of the platform's rate waiting at the gate", () => {
+      expect(timing.waitingTarget).toBe(40);
+      expect(new LaneTiming({ ...share, requestsPerSecond: 500, lanes: 2 }).waitingTarget).toBe(
         250,
       );
-      expect(new LaneTiming({ ...share, requestsPerSecond: 50, lanes: 3 }).inFlightTarget).toBe(17);
+      expect(new LaneTiming({ ...share, requestsPerSecond: 50, lanes: 3 }).waitingTarget).toBe(17);
     });
 
     it('keeps at least 8, so a lane of a low rate does not wake for one item at a time, and at most 500', () => {
-      expect(new LaneTiming({ ...share, requestsPerSecond: 50, lanes: 16 }).inFlightTarget).toBe(8);
-      expect(new LaneTiming({ ...share, requestsPerSecond: 2_000, lanes: 1 }).inFlightTarget).toBe(
+      expect(new LaneTiming({ ...share, requestsPerSecond: 50, lanes: 16 }).waitingTarget).toBe(8);
+      expect(new LaneTiming({ ...share, requestsPerSecond: 2_000, lanes: 1 }).waitingTarget).toBe(
         500,
       );
+    });
+
+    it('takes more while the gate lacks them, however many wait for the platform: 56 answers outstanding at 1.4 s do not hold it back', () => {
+      const due = { nextReadAt: 0 };
+      // At 20 ms nearly everything in flight waits at the gate: no room.
+      expect(timing.toRead(lane({ ...due, inFlight: 41, atGate: 40 }), 10)).toBeUndefined();
+      // At 1.4 s, 56 more wait for their answers: the gate's line decides, not the total.
+      expect(timing.toRead(lane({ ...due, inFlight: 96, atGate: 40 }), 10)).toBeUndefined();
+      expect(timing.toRead(lane({ ...due, inFlight: 76, atGate: 20 }), 10)).toBe(20);
+      // A lane never holds more than 2,000 in flight, whatever the gate lacks.
+      expect(timing.toRead(lane({ ...due, inFlight: 1_980, atGate: 0 }), 10)).toBe(20);
+      expect(timing.toRead(lane({ ...due, inFlight: 1_990, atGate: 0 }), 10)).toBeUndefined();
+    });
+
+    it('sends at the rate whatever the latency, where a fixed second of the rate in flight sent 18 a second at 2.2 s', () => {
+      // A model of the lane's process: a gate at 40 requests/s (a burst of 10) in front of a
+      // platform that answers each request after `latencyMs`; the lane asks toRead every 10 ms
+      // with always more to take, and an item's step is one request.
+      const sentPerSecond = (
+        latencyMs: number,
+        policy: (moment: LaneMoment) => number | undefined,
+      ) => {
+        let tokens = 10;
+        let line = 0;
+        const answersAt: number[] = [];
+        let sent = 0;
+        for (let now = 0; now < 60_000; now += 10) {
+          tokens = Math.min(10, tokens + 0.4);
+          while (answersAt.length > 0 && (answersAt[0] ?? Infinity) <= now) answersAt.shift();
+          while (line > 0 && tokens >= 1) {
+            tokens--;
+            line--;
+            sent++;
+            answersAt.push(now + latencyMs);
+          }
+          const inFlight = line + answersAt.length;
+          const room = policy(lane({ nextReadAt: 0, inFlight, atGate: line }));
+          if (room !== undefined) line += room;
+        }
+        return sent / 60;
+      };
+      const lanePolicy = (moment: LaneMoment) => timing.toRead(moment, 10);
+      // The former rule: a second of the rate in flight, counted whether waiting or answered.
+      const secondInFlight = (moment: LaneMoment) =>
+        40 - moment.inFlight >= 20 ? 40 - moment.inFlight : undefined;
+      for (const latencyMs of [20, 300, 1_400, 2_500]) {
+        expect(sentPerSecond(latencyMs, lanePolicy), `at ${latencyMs} ms`).toBeGreaterThan(39.5);
+      }
+      expect(sentPerSecond(2_200, secondInFlight)).toBeLessThan(19);
     });
   });
 
   describe('the room a read waits for (half the items in flight): fewer, fuller reads against a free slot left empty a while', () => {
-    it('reads once half of its target is free, for as many as it has room for', () => {
+    it('reads once half of its target is free at the gate, for as many as it has room for', () => {
       const due = { nextReadAt: 0 };
       expect(timing.toRead(lane({ ...due, inFlight: 21 }), 10)).toBeUndefined();
       expect(timing.toRead(lane({ ...due, inFlight: 20 }), 10)).toBe(20);
@@ -162,11 +215,11 @@ describe("a snapshot lane's timing", () => {
       expect(timing.toRead(lane({ inFlight: 30, toTriggerAgain: 1 }), 10)).toBe(10);
     });
 
-    it('reads twice while 40 items in flight end one by one, where reading at every free slot reads 40 times', () => {
+    it('reads twice while 40 items waiting at the gate go one by one, where reading at every free place reads 40 times', () => {
       const reads = (policy: LaneTiming): number => {
         let count = 0;
-        let inFlight = policy.inFlightTarget;
-        for (let ended = 1; ended <= policy.inFlightTarget; ended++) {
+        let inFlight = policy.waitingTarget;
+        for (let ended = 1; ended <= policy.waitingTarget; ended++) {
           inFlight--;
           const room = policy.toRead(lane({ nextReadAt: 0, inFlight }), ended);
           if (room === undefined) continue;
@@ -216,6 +269,14 @@ describe("a snapshot lane's timing", () => {
     it('with nothing in flight and a read due now, goes round to read it rather than waiting', () => {
       expect(timing.next(lane({ nextReadAt: 0 }), 10)).toEqual({ kind: 'read' });
       expect(timing.next(lane({ toTriggerAgain: 2 }), 10)).toEqual({ kind: 'read' });
+    });
+
+    it("with nothing in flight, a read due and the gate's line full of another lane's requests, looks again a write interval later: going round at once spun without ever yielding", () => {
+      const crowded = lane({ nextReadAt: 0, nextDueAt: 0, inFlight: 0, atGate: 30 });
+      expect(timing.toRead(crowded, 10)).toBeUndefined();
+      expect(timing.next(crowded, 10)).toEqual({ kind: 'hold', ms: 250 });
+      // Its items to trigger again are read all the same (their intents need no room).
+      expect(timing.next({ ...crowded, toTriggerAgain: 1 }, 10)).toEqual({ kind: 'read' });
     });
 
     it('never holds when shutting down, and leaves without asking to keep its job', () => {
