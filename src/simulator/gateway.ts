@@ -31,6 +31,7 @@ export function installTrafficHooks(
   app.decorateRequest('principal', null);
   app.decorateRequest('accessToken', null);
   app.decorateRequest('malformed', false);
+  app.decorateRequest('latencyMs', 0);
 
   app.addHook('onRequest', (request, reply, done) => {
     const config = request.routeOptions.config;
@@ -74,15 +75,30 @@ export function installTrafficHooks(
       if (config.bearerAuth === true && !options.authenticate(request, reply)) return;
       done();
     };
-    if (fault !== undefined && fault.latencyMs > 0) {
+    if (fault !== undefined && fault.latencyMs > 0 && fault.kind !== undefined) {
       const timer = setTimeout(() => {
         options.timers.delete(timer);
         proceed();
       }, fault.latencyMs);
       options.timers.add(timer);
     } else {
+      // Latency alone is spent once the request is whole (preHandler, below): the platform acts
+      // on a request it received, whether or not its client is still there to read the answer.
+      request.latencyMs = fault?.latencyMs ?? 0;
       proceed();
     }
+  });
+
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.latencyMs <= 0) {
+      done();
+      return;
+    }
+    const timer = setTimeout(() => {
+      options.timers.delete(timer);
+      done();
+    }, request.latencyMs);
+    options.timers.add(timer);
   });
 
   app.addHook('onSend', (request, _reply, payload, done) => {

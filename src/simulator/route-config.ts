@@ -25,6 +25,8 @@ declare module 'fastify' {
     accessToken: AccessToken | null;
     /** An injected fault asks for this response's body to be mangled. */
     malformed: boolean;
+    /** Injected latency still to be spent before the handler runs (ms). */
+    latencyMs: number;
   }
 }
 

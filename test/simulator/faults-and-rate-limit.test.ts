@@ -138,6 +138,26 @@ describe('faults on demand', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(240);
   });
 
+  it('acts on a request it received whole even when its client gives up during the latency, as a platform does', async () => {
+    await setFaults({ operations: { takeSnapshot: { latency: { fixedMs: 500 } } } });
+    const vm = t.fixtures.workloads.samples.vsphereVm ?? '';
+    const before = t.sim.stats().snapshotTriggers[vm] ?? 0;
+    const caller = new AbortController();
+    const sent = request(`${t.sim.baseUrl}/api/rest/workloads/${vm}/snapshots`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+      signal: caller.signal,
+    });
+    setTimeout(() => caller.abort(), 100);
+    await expect(sent).rejects.toThrow();
+    // Before, the latency was spent before the body was read: a client gone by then left a
+    // request the simulator dropped, where a platform that had it whole takes the snapshot.
+    await eventually('the trigger to be acted on', () =>
+      (t.sim.stats().snapshotTriggers[vm] ?? 0) === before + 1 ? true : undefined,
+    );
+  });
+
   it('lets an operation rule override the default and mixes faults at the configured rates', async () => {
     await setFaults({
       default: { errorRate: 1, errorStatuses: [503] },

@@ -19,6 +19,7 @@ import type { SimulatorOptionsInput } from '../../src/simulator/options.js';
 import { startWorkerService } from '../../src/cli/services/worker-service.js';
 import { openOutcomes } from '../../src/cli/services/open-outcomes.js';
 import { eventually } from './eventually.js';
+import { FAST_PLATFORM, type PlatformLatency } from './platform-latency.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
 import { PawProcess } from './paw-process.js';
 import { redisContents } from './redis-contents.js';
@@ -51,9 +52,6 @@ const FAST_SETTINGS = {
   platform: {
     retry: { baseDelayMs: 20, maxDelayMs: 100 },
     activityDelayMs: 1500,
-    // A trigger whose answer was lost is triggered again only once it could no longer show up
-    // (src/job-kinds/snapshot/trigger-window.ts): its send window, this, and the activity delay.
-    timeouts: { headersMs: 5000 },
   },
   // The morning digest is due from 07:00 UTC by default: a process started later in the day
   // would post one to a test's webhook beside the run summaries the test counts. The tests of
@@ -100,17 +98,25 @@ export async function startWorkerTestKit(
   label = 'worker',
   /** Another Redis than the shared test one (a `redis+sentinel://` URL too); paw connects its way. */
   redisUrl = testRedisUrl(),
+  /** How fast the simulator answers, and paw's settings for it (fast unless asked). */
+  latency: PlatformLatency = FAST_PLATFORM,
 ): Promise<WorkerTestKit> {
   const kit = await startSimulatorKit(
-    { timeScale: 600, jobs: { failureRate: 0, cancelRate: 0 }, ...options },
+    {
+      timeScale: 600,
+      jobs: { failureRate: 0, cancelRate: 0 },
+      faults: latency.faults,
+      ...options,
+    },
     label,
   );
   const { sim, dir, credentialsFile } = kit;
+  const fast = kitSettings(latency);
   await mkdir(join(dir, 'config'));
-  await writeFile(join(dir, 'config', 'paw.yaml'), stringify(FAST_SETTINGS));
+  await writeFile(join(dir, 'config', 'paw.yaml'), stringify(fast));
   await mkdir(join(dir, 'jobs'));
   const prefix = uniquePrefix(label);
-  const base = settingsFor(redisUrl, prefix, credentialsFile);
+  const base = settingsFor(fast, redisUrl, prefix, credentialsFile);
   const redis =
     redisUrl === testRedisUrl() ? connectTestRedis() : createRedisConnection(base.redis, 'worker');
   const queues = new RunQueues(redis, base);
@@ -121,7 +127,7 @@ export async function startWorkerTestKit(
   const inProcess: InProcessWorker[] = [];
 
   const settings = (overrides: Record<string, unknown> = {}): Settings =>
-    settingsFor(redisUrl, prefix, credentialsFile, overrides);
+    settingsFor(fast, redisUrl, prefix, credentialsFile, overrides);
 
   return {
     sim,
@@ -203,16 +209,29 @@ export async function startWorkerTestKit(
   };
 }
 
+/**
+ * The kit's settings at a platform's latency: FAST_SETTINGS, with the time paw gives an answer
+ * (a trigger whose answer was lost is triggered again only once it could no longer show up,
+ * src/job-kinds/snapshot/trigger-window.ts: its send window, this, and the activity delay).
+ */
+function kitSettings(latency: PlatformLatency) {
+  return {
+    ...FAST_SETTINGS,
+    platform: { ...FAST_SETTINGS.platform, ...latency.settings.platform },
+  };
+}
+
 function settingsFor(
+  kitDefaults: ReturnType<typeof kitSettings>,
   url: string,
   prefix: string,
   credentialsFile: string,
   overrides: Record<string, unknown> = {},
 ): Settings {
   const fast: Record<string, unknown> = {
-    ...FAST_SETTINGS,
+    ...kitDefaults,
     redis: { url, prefix },
-    platform: { ...FAST_SETTINGS.platform, credentialsFile },
+    platform: { ...kitDefaults.platform, credentialsFile },
   };
   for (const [section, value] of Object.entries(overrides)) {
     fast[section] = { ...(fast[section] as object | undefined), ...(value as object) };
