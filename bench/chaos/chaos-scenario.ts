@@ -4,7 +4,7 @@
  * (`scenario-<n>-<slug>.ts`) and is listed in `scenarios.ts`.
  */
 export interface ChaosScenario {
-  /** The number the issue and BENCHMARKS.md use (1 to 7). */
+  /** The number the issues and BENCHMARKS.md use (1 to 9). */
   readonly id: number;
   /** Short name, used by `--only` and in the verdict line. */
   readonly slug: string;

@@ -49,4 +49,9 @@ export const SCENARIOS: readonly {
     slug: 'sentinel-failover',
     load: async () => (await import('./scenario-8-sentinel-failover.js')).scenario,
   },
+  {
+    id: 9,
+    slug: 'slow-platform-kills',
+    load: async () => (await import('./scenario-9-slow-platform-kills.js')).scenario,
+  },
 ];

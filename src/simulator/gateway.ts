@@ -33,6 +33,17 @@ export function installTrafficHooks(
   app.decorateRequest('malformed', false);
   app.decorateRequest('latencyMs', 0);
 
+  /** Runs `then` once `ms` have passed (counted in the stats meanwhile). */
+  const delay = (ms: number, then: () => void): void => {
+    state.stats.delayed++;
+    const timer = setTimeout(() => {
+      options.timers.delete(timer);
+      state.stats.delayed--;
+      then();
+    }, ms);
+    options.timers.add(timer);
+  };
+
   app.addHook('onRequest', (request, reply, done) => {
     const config = request.routeOptions.config;
     const operationId = config.operationId;
@@ -76,11 +87,7 @@ export function installTrafficHooks(
       done();
     };
     if (fault !== undefined && fault.latencyMs > 0 && fault.kind !== undefined) {
-      const timer = setTimeout(() => {
-        options.timers.delete(timer);
-        proceed();
-      }, fault.latencyMs);
-      options.timers.add(timer);
+      delay(fault.latencyMs, proceed);
     } else {
       // Latency alone is spent once the request is whole (preHandler, below): the platform acts
       // on a request it received, whether or not its client is still there to read the answer.
@@ -94,11 +101,7 @@ export function installTrafficHooks(
       done();
       return;
     }
-    const timer = setTimeout(() => {
-      options.timers.delete(timer);
-      done();
-    }, request.latencyMs);
-    options.timers.add(timer);
+    delay(request.latencyMs, done);
   });
 
   app.addHook('onSend', (request, _reply, payload, done) => {

@@ -10,6 +10,12 @@ export class SimulatorStats {
   private readonly triggers = new Map<string, number>();
   /** 429s from the token bucket (forced 429 faults are counted under faults). */
   rateLimited = 0;
+  /**
+   * Requests received and still waiting out their injected latency: not acted on yet, whether
+   * or not their client is still there (a test waits for none to be left before it counts what
+   * the platform did).
+   */
+  delayed = 0;
 
   request(operation: string): void {
     this.requests++;
@@ -46,6 +52,7 @@ export class SimulatorStats {
 
   counters(): {
     requests: number;
+    requestsDelayed: number;
     byOperation: Record<string, number>;
     byStatus: Record<string, number>;
     byOperationAndStatus: Record<string, Record<string, number>>;
@@ -55,6 +62,7 @@ export class SimulatorStats {
   } {
     return {
       requests: this.requests,
+      requestsDelayed: this.delayed,
       byOperation: Object.fromEntries(this.byOperation),
       byStatus: Object.fromEntries(this.byStatus),
       byOperationAndStatus: Object.fromEntries(

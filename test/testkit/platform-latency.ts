@@ -30,7 +30,7 @@ export const FAST_PLATFORM: PlatformLatency = {
  * The platform's real latency: every call drawn from a lognormal of median 900 ms (sigma 0.45):
  * most calls between 300 ms and 2.5 s, one in a hundred longer, the longest of a night near 5 s.
  */
-export const REAL_PLATFORM: PlatformLatency = {
+const REAL_PLATFORM: PlatformLatency = {
   name: 'real',
   faults: { default: { latency: { medianMs: 900, sigma: 0.45 } }, operations: {} },
   settings: { platform: { timeouts: { headersMs: 15_000 } } },

@@ -88,6 +88,12 @@ export interface WorkerTestKit {
   startInProcessWorker(overrides?: Record<string, unknown>): Promise<InProcessWorker>;
   /** `paw <args>` as a child process against this kit. */
   paw(args: readonly string[], extraEnv?: Record<string, string>): PawProcess;
+  /**
+   * Waits until the simulator has acted on every request it received (none still waiting out
+   * its injected latency): then its counts (triggers above all) are what the platform did. Call
+   * it once the processes that send requests have stopped.
+   */
+  platformSettled(): Promise<void>;
   /** Every key under the prefix with its value(s), as text to search for secrets. */
   dumpRedis(): Promise<string>;
   close(): Promise<void>;
@@ -197,6 +203,11 @@ export async function startWorkerTestKit(
       });
       processes.push(child);
       return child;
+    },
+    platformSettled: async () => {
+      await eventually('the simulator to act on every request it received', () =>
+        sim.stats().requestsDelayed === 0 ? true : undefined,
+      );
     },
     dumpRedis: async () => (await redisContents(redis, `${prefix}*`)).text,
     close: async () => {

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { ItemRecord, RunRecord } from '../../../src/outcomes/outcome-records.js';
 import { isActiveStatus } from '../../../src/outcomes/outcome-status.js';
 import { Outcomes } from '../../../src/outcomes/outcomes.js';
+import type { JobScheduleReport } from '../../../src/simulator/job-schedule-report.js';
 import type { SimulatorOptionsInput } from '../../../src/simulator/options.js';
 import { PawChild, runPawCommand } from './paw-process.js';
 import { settingsSchema } from '../../../src/config/settings-schema.js';
@@ -29,10 +30,13 @@ const PREFIX = 'chaos';
 /**
  * Short waits, so that a night of 2,000 snapshots takes a minute or two: a dead worker's jobs are
  * taken over within about 6 s, polls every 0.25–1.5 s, transient failures retried after 0.2 s
- * doubling to 2 s, platform requests given up after 3 s without an answer (a hung request ends
- * there). The request budget is high: the simulator's own rate limit is what 429s come from.
+ * doubling to 2 s, platform requests given up after `headersMs` without an answer (3 s unless
+ * the platform is slow: a hung request ends there). The request budget is high: the
+ * simulator's own rate limit is what 429s come from.
  */
-const CHAOS_SETTINGS = `# Written by the chaos suite (bench/chaos/support/snapshot-night.ts).
+const chaosSettings = (
+  headersMs: number,
+): string => `# Written by the chaos suite (bench/chaos/support/snapshot-night.ts).
 queues:
   snapshot: { concurrency: 20 }
   attempts: 5
@@ -46,7 +50,7 @@ worker:
 platform:
   requestsPerSecond: 300
   retry: { baseDelayMs: 50, maxDelayMs: 400 }
-  timeouts: { connectMs: 3000, headersMs: 3000, bodyMs: 3000 }
+  timeouts: { connectMs: 3000, headersMs: ${headersMs}, bodyMs: 3000 }
 `;
 
 export interface SnapshotNightOptions {
@@ -63,6 +67,10 @@ export interface SnapshotNightOptions {
    * scenario); paw is given a redis+sentinel:// URL. Otherwise one redis-server.
    */
   readonly sentinel?: boolean;
+  /** The interface paw uses (`platform.api`; REST unless said). */
+  readonly api?: 'rest' | 'graphql';
+  /** How long paw waits for an answer (default 3 s; longer on a platform answering in seconds). */
+  readonly headersMs?: number;
   readonly progress: (line: string) => void;
 }
 
@@ -98,6 +106,12 @@ export interface NightJudgement {
   readonly failedWithoutReason: number;
   /** Failed items by error code, e.g. { SNAPSHOT_FAILED: 30 }. */
   readonly failureCodes: Record<string, number>;
+  /**
+   * Items whose record disagrees with itself or with the platform: a `platformJobId` that is not
+   * how the item is tracked (an activity's id beside a job's details, or the reverse), or a job
+   * the platform never ran for that workload.
+   */
+  readonly inconsistent: number;
   readonly triggers: number;
 }
 
@@ -125,6 +139,7 @@ export class SnapshotNight {
     private readonly observer: Redis,
     private readonly outcomes: Outcomes,
     private readonly say: (line: string) => void,
+    private readonly api: 'rest' | 'graphql',
   ) {}
 
   /** The night's single redis-server (the restart and outage scenarios take it away). */
@@ -153,7 +168,7 @@ export class SnapshotNight {
         { logFile: join(dir, 'sim.log') },
       );
       await mkdir(join(dir, 'config'));
-      await writeFile(join(dir, 'config', 'paw.yaml'), CHAOS_SETTINGS);
+      await writeFile(join(dir, 'config', 'paw.yaml'), chaosSettings(options.headersMs ?? 3_000));
       await mkdir(join(dir, 'jobs'));
       await writeFile(join(dir, 'jobs', 'night.yaml'), definitionsYaml(sim.connectedClusterIds()));
       // The suite's own view of the outcome store: it reconnects every 100 ms and fails commands
@@ -184,6 +199,7 @@ export class SnapshotNight {
         observer,
         new Outcomes(observer, PREFIX),
         options.progress,
+        options.api ?? 'rest',
       );
     } catch (error) {
       await sim?.stop();
@@ -202,6 +218,7 @@ export class SnapshotNight {
       PAW_CREDENTIALS_FILE: this.sim.credentialsFile,
       PAW_JOBS_DIR: join(this.dir, 'jobs'),
       PAW_LOG_LEVEL: 'info',
+      PAW_PLATFORM_API: this.api,
     };
   }
 
@@ -318,12 +335,23 @@ export class SnapshotNight {
   async judge(options: { allowUntriggeredFailures?: boolean } = {}): Promise<NightJudgement> {
     const problems: string[] = [];
     // Each paw command is a process of its own (a second or two to start): run them together.
-    const [eligible, runs, itemsByRun, stats] = await Promise.all([
+    // What the platform acted on is counted once it has acted on all it received.
+    await eventually(
+      'the simulator to act on every request it received',
+      async () => ((await this.sim.stats()).requestsDelayed === 0 ? true : undefined),
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    const [eligible, runs, itemsByRun, stats, jobs] = await Promise.all([
       this.eligibleWorkloads(),
       this.runs(),
       Promise.all(this.runIds.map((runId) => this.items(runId))),
       this.sim.stats(),
+      this.sim.control('GET', '/_sim/jobs') as Promise<JobScheduleReport>,
     ]);
+    const jobsOf = new Map<string, Set<string>>();
+    for (const job of jobs.jobs) {
+      jobsOf.set(job.workloadId, (jobsOf.get(job.workloadId) ?? new Set()).add(job.id));
+    }
     const items = itemsByRun.flat();
     for (const runId of this.runIds) {
       const run = runs.find((candidate) => candidate.runId === runId);
@@ -340,6 +368,7 @@ export class SnapshotNight {
     let twice = 0;
     let missed = 0;
     let failedWithoutReason = 0;
+    let inconsistent = 0;
     let open = 0;
     let succeeded = 0;
     let failed = 0;
@@ -362,6 +391,11 @@ export class SnapshotNight {
         continue;
       }
       const item = mine[0] as ItemRecord;
+      const disagreement = trackingDisagreement(item, jobsOf.get(workloadId));
+      if (disagreement !== undefined) {
+        inconsistent++;
+        note(`${workloadId}: ${disagreement}`);
+      }
       if (isActiveStatus(item.status)) {
         open++;
         missed++;
@@ -396,6 +430,8 @@ export class SnapshotNight {
       problems.push(`${missed} workloads missed (not ended, no item, or never triggered)`);
     if (failedWithoutReason > 0)
       problems.push(`${failedWithoutReason} failed items without a reason`);
+    if (inconsistent > 0)
+      problems.push(`${inconsistent} records whose job id is not how they are tracked`);
     if (examples.length > 0) problems.push(`e.g. ${examples.join('; ')}`);
     return {
       passed: problems.length === 0,
@@ -411,6 +447,7 @@ export class SnapshotNight {
       missed,
       failedWithoutReason,
       failureCodes,
+      inconsistent,
       triggers: Object.values(triggers).reduce((sum, count) => sum + count, 0),
     };
   }
@@ -480,6 +517,37 @@ export function describeEndings(judgement: NightJudgement): string {
 export function describeProgress(progress: NightProgress | undefined): string {
   if (progress === undefined) return 'outcome store unreachable';
   return `${progress.ended}/${progress.items} items ended (${progress.succeeded} succeeded), ${progress.runsEnded}/${DEFINITIONS.length} runs ended`;
+}
+
+/**
+ * Why an item's record disagrees with itself or the platform (undefined when it agrees): an item
+ * followed through activity keeps that activity's id as its job id; one followed through a job
+ * keeps a job the platform ran for its workload; one that never learnt how to follow its
+ * snapshot keeps none. `jobs`: the platform's job ids of the workload.
+ */
+function trackingDisagreement(
+  item: ItemRecord,
+  jobs: ReadonlySet<string> | undefined,
+): string | undefined {
+  const details = item.details ?? {};
+  const via = details['trackedVia'];
+  const jobId = item.platformJobId;
+  if (via === 'activity') {
+    const expected =
+      typeof details['activityId'] === 'string'
+        ? details['activityId']
+        : `activity@${String(details['activitySince'])}`;
+    return jobId === expected
+      ? undefined
+      : `followed through activity ${expected}, job id ${String(jobId)}`;
+  }
+  if (via === 'job') {
+    if (jobId === undefined) return 'followed through a job without a job id';
+    return jobs?.has(jobId) === true
+      ? undefined
+      : `job id ${jobId} is not a job the platform ran for it`;
+  }
+  return jobId === undefined ? undefined : `job id ${jobId} without tracking details`;
 }
 
 function definitionsYaml(connectedClusterIds: readonly string[]): string {
