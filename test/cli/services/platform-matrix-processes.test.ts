@@ -84,6 +84,9 @@ describe.each(MATRIX)(
         }
         const survivor = kit.paw(['worker'], env);
         const run = await kit.waitForRun(runId, 240_000);
+        // What the platform did, once nothing more can be sent and it acted on all it received.
+        await exitWithin(survivor.stop('SIGTERM'), 'the last worker');
+        await kit.platformSettled();
         const items = await kit.items(runId);
         const triggers = kit.sim.stats().snapshotTriggers;
         // What any item that did not succeed came to, so a failure here says why.
@@ -104,7 +107,6 @@ describe.each(MATRIX)(
               item.details?.['snapshotId'] !== undefined,
           ).toBe(true);
         }
-        await exitWithin(survivor.stop('SIGTERM'), 'the last worker');
       },
     );
 
