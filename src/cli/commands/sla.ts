@@ -25,6 +25,8 @@ import {
 const slaColumns: Column<SlaDomain>[] = [
   { header: 'id', value: (s) => s.id },
   { header: 'name', value: (s) => s.name },
+  // A cluster-local SLA Domain exists on that cluster only (blank: a global one).
+  { header: 'local to', value: (s) => s.localTo?.clusterName },
   {
     header: 'frequency',
     value: (s) => (s.frequency ? `${s.frequency.interval} ${s.frequency.unit}` : undefined),
@@ -57,6 +59,12 @@ function showSla(output: Output, sla: SlaDomain): void {
     const fields = formatFields([
       ['id', sla.id],
       ['name', sla.name],
+      [
+        'local to',
+        sla.localTo === undefined
+          ? undefined
+          : `cluster ${sla.localTo.clusterName} (${sla.localTo.clusterId})`,
+      ],
       ['description', sla.description],
       ['object types', sla.objectTypes],
       [

@@ -62,6 +62,9 @@ describe("the platform's GraphQL answer shapes, from a tiny platform", () => {
     return { tiny, client, logs };
   }
 
+  const listing = (nodes: unknown[]) => ({
+    body: { data: { slaDomains: { count: nodes.length, nodes, pageInfo: PAGE_INFO } } },
+  });
   const failure = (promise: Promise<unknown>) =>
     promise.then(
       () => expect.fail('it succeeded'),
@@ -196,5 +199,70 @@ describe("the platform's GraphQL answer shapes, from a tiny platform", () => {
     // Retried as any 429, each one told to the gate, which slowed down.
     expect(tiny.calls.length).toBeGreaterThan(1);
     expect(gate.currentRate()).toBeLessThan(40);
+  });
+
+  it('lists cluster-local SLA Domains beside global ones, and reads, pauses and resumes one on its cluster', async () => {
+    let paused = false;
+    const pauses: unknown[] = [];
+    const { tiny, client } = await platform((call) => {
+      switch (call.operationName) {
+        case 'slaDomains':
+          return listing([globalSla(GOLD, 'Gold'), clusterSla(LOCAL, 'Edge Local', CLUSTER)]);
+        case 'slaDomain':
+          return { body: { data: { slaDomain: clusterSla(LOCAL, 'Edge Local', CLUSTER) } } };
+        case 'globalSlaStatuses':
+          return {
+            body: {
+              data: {
+                globalSlaStatuses: {
+                  count: 1,
+                  nodes: [
+                    {
+                      cluster: CLUSTER,
+                      pauseStatus: paused ? 'PAUSED' : 'NOT_PAUSED',
+                      pausedSlaInfo: null,
+                    },
+                  ],
+                  pageInfo: PAGE_INFO,
+                },
+              },
+            },
+          };
+        case 'pauseSla':
+          pauses.push(call.variables['input']);
+          paused = (call.variables['input'] as { pauseSla: boolean }).pauseSla;
+          return { body: { data: { pauseSla: { success: true } } } };
+        default:
+          return undefined;
+      }
+    });
+    const listed = await client.graphql.slaDomains.list().toArray();
+    expect(listed.map((domain) => [domain.name, domain.localTo])).toEqual([
+      ['Gold', undefined],
+      ['Edge Local', { clusterId: CLUSTER.id, clusterName: 'edge-1' }],
+    ]);
+    expect(listed[1]?.protectedWorkloadCount).toBe(4);
+    // The document asks each implementation for its own fields (the schema allows no other way).
+    expect(tiny.calls[0]?.query).toMatch(/\.\.\. on ClusterSlaDomain \{\s+protectedObjectCount/);
+
+    const local = await client.graphql.slaDomains.get(LOCAL);
+    expect(local.clusters).toEqual([
+      {
+        clusterId: CLUSTER.id,
+        clusterName: 'edge-1',
+        pauseStatus: 'NOT_PAUSED',
+        pause: undefined,
+      },
+    ]);
+    expect((await client.graphql.slaDomains.pause(LOCAL)).clusters?.[0]?.pauseStatus).toBe(
+      'PAUSED',
+    );
+    expect((await client.graphql.slaDomains.resume(LOCAL)).clusters?.[0]?.pauseStatus).toBe(
+      'NOT_PAUSED',
+    );
+    expect(pauses).toEqual([
+      { slaId: LOCAL, clusterUuids: [CLUSTER.id], pauseSla: true },
+      { slaId: LOCAL, clusterUuids: [CLUSTER.id], pauseSla: false },
+    ]);
   });
 });
