@@ -46,7 +46,8 @@ export function readDocumentRefusal(message: string): DocumentRefusal | undefine
         ? message.slice(explained.index + explained[0].length)
         : message.replace(REFUSAL, '');
   const located = body.match(LOCATED) ?? [];
-  const sentences = located.length > 0 ? located : [firstLine(body)];
+  // Without locations, violations are told apart by a blank line or a semicolon.
+  const sentences = located.length > 0 ? located : firstLine(body).split(/;\s+/);
   const violations = sentences
     .map((sentence) => oneLine(sentence))
     .filter((sentence) => sentence !== '')
@@ -66,16 +67,25 @@ export function readDocumentRefusal(message: string): DocumentRefusal | undefine
  */
 function namesIn(violation: string): string[] {
   const quoted = `['"]([^'"]+)['"]`;
-  const field = new RegExp(`Cannot query field ${quoted} on type ${quoted}`).exec(violation);
-  if (field?.[1] !== undefined && field[2] !== undefined) return [`${field[2]}.${field[1]}`];
-  const argument = new RegExp(`Unknown argument ${quoted} on field ${quoted}`).exec(violation);
-  if (argument?.[1] !== undefined && argument[2] !== undefined) {
-    return [`${argument[2]}(${argument[1]})`];
+  const patterns: [RegExp, (match: RegExpExecArray) => string | undefined][] = [
+    [
+      new RegExp(`Cannot query field ${quoted} on type ${quoted}`, 'g'),
+      (match) => `${match[2] ?? ''}.${match[1] ?? ''}`,
+    ],
+    [
+      new RegExp(`Unknown argument ${quoted} on field ${quoted}`, 'g'),
+      (match) => `${match[2] ?? ''}(${match[1] ?? ''})`,
+    ],
+    [new RegExp(`Unknown type ${quoted}`, 'g'), (match) => match[1]],
+  ];
+  const names: string[] = [];
+  for (const [pattern, name] of patterns) {
+    for (const match of violation.matchAll(pattern)) {
+      const found = name(match);
+      if (found !== undefined) names.push(found);
+    }
   }
-  const type = new RegExp(`Unknown type ${quoted}`).exec(violation);
-  if (type?.[1] !== undefined) return [type[1]];
-  const other = new RegExp(`^Field ${quoted}`).exec(violation);
-  return other?.[1] === undefined ? [] : [other[1]];
+  return names;
 }
 
 function firstLine(text: string): string {
