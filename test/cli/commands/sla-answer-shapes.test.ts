@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runPaw } from '../../testkit/paw-process.js';
 import {
-  PAGE_INFO,
   clusterSla,
   globalSla,
+  pauseStatusAnswer,
   refusedDocument,
+  slaDomainsAnswer,
   startTinyGraphqlPlatform,
   withheldField,
   type GraphqlAnswer,
@@ -41,13 +42,6 @@ describe('paw sla through GraphQL, against the documented answer shapes', () => 
     return runPaw(args, { cwd: dir, env: platform.env() });
   }
 
-  const listing = (nodes: unknown[], errors?: unknown[]): GraphqlAnswer => ({
-    body: {
-      data: { slaDomains: { count: nodes.length, nodes, pageInfo: PAGE_INFO } },
-      ...(errors === undefined ? {} : { errors }),
-    },
-  });
-
   it('a refused document: exit 1, naming the field, the platform sentence and the fix', async () => {
     const result = await paw(['sla', 'list'], () => ({
       body: refusedDocument(
@@ -69,7 +63,7 @@ describe('paw sla through GraphQL, against the documented answer shapes', () => 
 
   it('protectedObjectCount withheld: the list, with a warning naming the field and why', async () => {
     const result = await paw(['sla', 'list'], () =>
-      listing(
+      slaDomainsAnswer(
         [
           globalSla(GOLD, 'Gold', { protectedObjectCount: null }),
           clusterSla(LOCAL, 'Edge', CLUSTER),
@@ -91,7 +85,7 @@ describe('paw sla through GraphQL, against the documented answer shapes', () => 
 
   it('a field paw cannot do without withheld: exit 1, naming it', async () => {
     const result = await paw(['sla', 'list'], () =>
-      listing(
+      slaDomainsAnswer(
         [globalSla(GOLD, 'Gold', { name: null })],
         [withheldField(['slaDomains', 'nodes', 0, 'name'])],
       ),
@@ -106,17 +100,7 @@ describe('paw sla through GraphQL, against the documented answer shapes', () => 
     const result = await paw(['sla', 'get', LOCAL], (call) =>
       call.operationName === 'slaDomain'
         ? { body: { data: { slaDomain: clusterSla(LOCAL, 'Edge', CLUSTER) } } }
-        : {
-            body: {
-              data: {
-                globalSlaStatuses: {
-                  count: 1,
-                  nodes: [{ cluster: CLUSTER, pauseStatus: 'NOT_PAUSED', pausedSlaInfo: null }],
-                  pageInfo: PAGE_INFO,
-                },
-              },
-            },
-          },
+        : pauseStatusAnswer(CLUSTER, 'NOT_PAUSED'),
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(

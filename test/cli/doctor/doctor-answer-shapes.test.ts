@@ -5,9 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runPaw } from '../../testkit/paw-process.js';
 import { json } from '../cli-simulator.js';
 import {
-  PAGE_INFO,
   clusterSla,
   notFound,
+  pauseStatusAnswer,
+  slaDomainsAnswer,
   startTinyGraphqlPlatform,
   type GraphqlAnswer,
   type GraphqlCall,
@@ -117,24 +118,13 @@ describe('paw doctor, against the documented answer shapes', () => {
     );
     const { report } = await doctor(['--jobs', jobs], (call) => {
       if (call.operationName === 'slaDomains') {
-        return {
-          body: {
-            data: {
-              slaDomains: {
-                count: 1,
-                nodes: [clusterSla(LOCAL, 'Edge', CLUSTER)],
-                pageInfo: PAGE_INFO,
-              },
-            },
-          },
-        };
+        return slaDomainsAnswer([clusterSla(LOCAL, 'Edge', CLUSTER)]);
       }
       if (call.operationName === 'slaDomain' && call.variables['id'] === LOCAL) {
         return { body: { data: { slaDomain: clusterSla(LOCAL, 'Edge', CLUSTER) } } };
       }
       if (call.operationName === 'globalSlaStatuses' && call.variables['slaId'] === LOCAL) {
-        const nodes = [{ cluster: CLUSTER, pauseStatus: 'NOT_PAUSED', pausedSlaInfo: null }];
-        return { body: { data: { globalSlaStatuses: { count: 1, nodes, pageInfo: PAGE_INFO } } } };
+        return pauseStatusAnswer(CLUSTER, 'NOT_PAUSED');
       }
       return { body: notFound(call.operationName) };
     });

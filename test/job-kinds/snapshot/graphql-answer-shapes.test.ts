@@ -6,6 +6,7 @@ import {
   clusterSla,
   notFound,
   refusedDocument,
+  slaDomainsAnswer,
   startTinyGraphqlPlatform,
   type GraphqlAnswer,
   type GraphqlCall,
@@ -80,17 +81,7 @@ describe('a snapshot run through GraphQL, against the documented answer shapes',
     const { platform, worker } = await workerOn((call) => {
       switch (call.operationName) {
         case 'slaDomains':
-          return {
-            body: {
-              data: {
-                slaDomains: {
-                  count: 1,
-                  nodes: [clusterSla(LOCAL, 'Edge', CLUSTER)],
-                  pageInfo: PAGE_INFO,
-                },
-              },
-            },
-          };
+          return slaDomainsAnswer([clusterSla(LOCAL, 'Edge', CLUSTER)]);
         case 'snappableConnection':
           return {
             body: {

@@ -14,11 +14,12 @@ import {
 import { TokenBucketGate } from '../../../src/platform/rate-limit/token-bucket-gate.js';
 import { captureLogs } from '../../testkit/log-capture.js';
 import {
-  PAGE_INFO,
   clusterSla,
   globalSla,
   notFound,
+  pauseStatusAnswer,
   refusedDocument,
+  slaDomainsAnswer,
   startTinyGraphqlPlatform,
   withheldField,
   type GraphqlAnswer,
@@ -62,9 +63,6 @@ describe("the platform's GraphQL answer shapes, from a tiny platform", () => {
     return { tiny, client, logs };
   }
 
-  const listing = (nodes: unknown[]) => ({
-    body: { data: { slaDomains: { count: nodes.length, nodes, pageInfo: PAGE_INFO } } },
-  });
   const failure = (promise: Promise<unknown>) =>
     promise.then(
       () => expect.fail('it succeeded'),
@@ -106,25 +104,19 @@ describe("the platform's GraphQL answer shapes, from a tiny platform", () => {
   }
 
   it('uses the rest of an answer whose protectedObjectCount was withheld, warning with the field and why', async () => {
-    const { client, logs } = await platform(() => ({
-      body: {
-        data: {
-          slaDomains: {
-            count: 3,
-            nodes: [
-              globalSla(GOLD, 'Gold', { protectedObjectCount: null }),
-              globalSla(SILVER, 'Silver', { protectedObjectCount: null }),
-              clusterSla(LOCAL, 'Edge Local', CLUSTER),
-            ],
-            pageInfo: PAGE_INFO,
-          },
-        },
-        errors: [
+    const { client, logs } = await platform(() =>
+      slaDomainsAnswer(
+        [
+          globalSla(GOLD, 'Gold', { protectedObjectCount: null }),
+          globalSla(SILVER, 'Silver', { protectedObjectCount: null }),
+          clusterSla(LOCAL, 'Edge Local', CLUSTER),
+        ],
+        [
           withheldField(['slaDomains', 'nodes', 0, 'protectedObjectCount']),
           withheldField(['slaDomains', 'nodes', 1, 'protectedObjectCount']),
         ],
-      },
-    }));
+      ),
+    );
     const domains = await client.graphql.slaDomains.list().toArray();
     expect(
       domains.map((domain) => [domain.name, domain.protectedWorkloadCount, domain.description]),
@@ -152,18 +144,12 @@ describe("the platform's GraphQL answer shapes, from a tiny platform", () => {
   });
 
   it('fails, naming the field, when what it withheld is a field paw cannot do without', async () => {
-    const { client } = await platform(() => ({
-      body: {
-        data: {
-          slaDomains: {
-            count: 1,
-            nodes: [globalSla(GOLD, 'Gold', { name: null })],
-            pageInfo: PAGE_INFO,
-          },
-        },
-        errors: [withheldField(['slaDomains', 'nodes', 0, 'name'])],
-      },
-    }));
+    const { client } = await platform(() =>
+      slaDomainsAnswer(
+        [globalSla(GOLD, 'Gold', { name: null })],
+        [withheldField(['slaDomains', 'nodes', 0, 'name'])],
+      ),
+    );
     const error = await failure(client.graphql.slaDomains.list().toArray());
     expect(error).toBeInstanceOf(PermissionError);
     expect(error).toMatchObject({ status: 403, operation: 'slaDomains' });
@@ -207,27 +193,14 @@ describe("the platform's GraphQL answer shapes, from a tiny platform", () => {
     const { tiny, client } = await platform((call) => {
       switch (call.operationName) {
         case 'slaDomains':
-          return listing([globalSla(GOLD, 'Gold'), clusterSla(LOCAL, 'Edge Local', CLUSTER)]);
+          return slaDomainsAnswer([
+            globalSla(GOLD, 'Gold'),
+            clusterSla(LOCAL, 'Edge Local', CLUSTER),
+          ]);
         case 'slaDomain':
           return { body: { data: { slaDomain: clusterSla(LOCAL, 'Edge Local', CLUSTER) } } };
         case 'globalSlaStatuses':
-          return {
-            body: {
-              data: {
-                globalSlaStatuses: {
-                  count: 1,
-                  nodes: [
-                    {
-                      cluster: CLUSTER,
-                      pauseStatus: paused ? 'PAUSED' : 'NOT_PAUSED',
-                      pausedSlaInfo: null,
-                    },
-                  ],
-                  pageInfo: PAGE_INFO,
-                },
-              },
-            },
-          };
+          return pauseStatusAnswer(CLUSTER, paused ? 'PAUSED' : 'NOT_PAUSED');
         case 'pauseSla':
           pauses.push(call.variables['input']);
           paused = (call.variables['input'] as { pauseSla: boolean }).pauseSla;

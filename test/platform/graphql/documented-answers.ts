@@ -159,3 +159,19 @@ export function clusterSla(
 ) {
   return { __typename: 'ClusterSlaDomain', id, name, protectedObjectCount: 4, cluster, ...extra };
 }
+
+/** An answer to paw's `slaDomains` listing: these nodes on one page, `errors` beside them. */
+export function slaDomainsAnswer(nodes: readonly unknown[], errors?: readonly unknown[]) {
+  return {
+    body: {
+      data: { slaDomains: { count: nodes.length, nodes, pageInfo: PAGE_INFO } },
+      ...(errors === undefined ? {} : { errors }),
+    },
+  };
+}
+
+/** An answer to paw's `globalSlaStatuses`: the pause state on one cluster, nobody's pause. */
+export function pauseStatusAnswer(cluster: { id: string; name: string }, pauseStatus: string) {
+  const nodes = [{ cluster, pauseStatus, pausedSlaInfo: null }];
+  return { body: { data: { globalSlaStatuses: { count: 1, nodes, pageInfo: PAGE_INFO } } } };
+}

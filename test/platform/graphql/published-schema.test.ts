@@ -96,7 +96,7 @@ describe("the platform's published schema, paw's part", () => {
         visitWithTypeInfo(types, {
           Field(node) {
             const parent = types.getParentType();
-            if (parent !== null) selected.add(`${parent.name}.${node.name.value}`);
+            if (parent != null) selected.add(`${parent.name}.${node.name.value}`);
           },
         }),
       );
