@@ -25,8 +25,6 @@ import {
 const slaColumns: Column<SlaDomain>[] = [
   { header: 'id', value: (s) => s.id },
   { header: 'name', value: (s) => s.name },
-  // A cluster-local SLA Domain exists on that cluster only (blank: a global one).
-  { header: 'local to', value: (s) => s.localTo?.clusterName },
   {
     header: 'frequency',
     value: (s) => (s.frequency ? `${s.frequency.interval} ${s.frequency.unit}` : undefined),
@@ -37,6 +35,8 @@ const slaColumns: Column<SlaDomain>[] = [
   },
   { header: 'workloads', value: (s) => s.protectedWorkloadCount },
   { header: 'paused on', value: (s) => pausedOn(s) },
+  // A cluster-local SLA Domain exists on that cluster only (blank: a global one).
+  { header: 'local to', value: (s) => s.localTo?.clusterName },
 ];
 
 function pausedOn(sla: SlaDomain): string {

@@ -74,10 +74,10 @@ describe('paw sla through GraphQL, against the documented answer shapes', () => 
     expect(result.code, result.stderr).toBe(0);
     const rows = result.stdout.trim().split('\n');
     expect(rows[0]).toMatch(
-      /^ID\s+NAME\s+LOCAL TO\s+FREQUENCY\s+RETENTION\s+WORKLOADS\s+PAUSED ON$/,
+      /^ID\s+NAME\s+FREQUENCY\s+RETENTION\s+WORKLOADS\s+PAUSED ON\s+LOCAL TO$/,
     );
-    expect(rows[1]).toMatch(new RegExp(`^${GOLD}\\s+Gold\\s+-\\s+-\\s+-\\s+-\\s+none$`));
-    expect(rows[2]).toMatch(new RegExp(`^${LOCAL}\\s+Edge\\s+edge-1\\s+-\\s+-\\s+4\\s+none$`));
+    expect(rows[1]).toMatch(new RegExp(`^${GOLD}\\s+Gold\\s+-\\s+-\\s+-\\s+none\\s+-$`));
+    expect(rows[2]).toMatch(new RegExp(`^${LOCAL}\\s+Edge\\s+-\\s+-\\s+4\\s+none\\s+edge-1$`));
     expect(result.stderr).toContain(
       'the platform withheld GlobalSlaReply.protectedObjectCount (Account does not have the appropriate features enabled to access the field.) from its slaDomains answer: paw goes on without it',
     );
