@@ -67,13 +67,14 @@ export function documentFacts(document: DocumentNode): DocumentFacts {
   return found;
 }
 
+/** One of `errors`: only its message and code must be usable; an odd path or trace is dropped. */
 const errorSchema = z.looseObject({
   message: z.string().optional(),
-  path: z.array(z.union([z.string(), z.number()])).nullish(),
+  path: z.array(z.union([z.string(), z.number()])).nullish().catch(undefined),
   extensions: z
     .looseObject({
       code: z.union([z.string(), z.number()]).optional(),
-      trace: z.looseObject({ traceId: z.string().optional() }).nullish(),
+      trace: z.looseObject({ traceId: z.string().optional() }).nullish().catch(undefined),
     })
     .nullish(),
 });

@@ -174,6 +174,20 @@ describe("the platform's GraphQL answer shapes, from a tiny platform", () => {
       platformMessage:
         'NOT_FOUND: Unable to find managed object for ID or you are not authorized to access it',
     });
+    // Without a code, and with a path and trace paw cannot read: still not found.
+    const odd = await platform(() => ({
+      body: {
+        data: null,
+        errors: [
+          {
+            message: 'NOT_FOUND: no such SLA Domain',
+            path: 'slaDomain',
+            extensions: { trace: 'x' },
+          },
+        ],
+      },
+    }));
+    expect(await failure(odd.client.graphql.slaDomains.get(GOLD))).toBeInstanceOf(NotFoundError);
   });
 
   it('takes a bare 429 (no body, no Retry-After) as rate-limited and slows the gate', async () => {
