@@ -47,6 +47,7 @@ export const PROCESSOR_FACTORIES: ProcessorFactories = {
         platform: {
           activityDelayMs: resources.settings.platform.activityDelayMs,
           requestsPerSecond: resources.settings.platform.requestsPerSecond,
+          timeouts: resources.settings.platform.timeouts,
         },
         queues: {
           backoff: resources.settings.queues.backoff,

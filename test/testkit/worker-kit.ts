@@ -51,6 +51,9 @@ const FAST_SETTINGS = {
   platform: {
     retry: { baseDelayMs: 20, maxDelayMs: 100 },
     activityDelayMs: 1500,
+    // A trigger whose answer was lost is triggered again only once it could no longer show up
+    // (src/job-kinds/snapshot/trigger-window.ts): its send window, this, and the activity delay.
+    timeouts: { headersMs: 5000 },
   },
   // The morning digest is due from 07:00 UTC by default: a process started later in the day
   // would post one to a test's webhook beside the run summaries the test counts. The tests of

@@ -1,5 +1,5 @@
-import type { ItemRecord } from '../../outcomes/outcome-records.js';
-import type { SnapshotTracking } from '../../platform/jobs/snapshot-tracking.js';
+import type { ItemRecord, ItemUpdate } from '../../outcomes/outcome-records.js';
+import { trackedId, type SnapshotTracking } from '../../platform/jobs/snapshot-tracking.js';
 import type { OnDemandSnapshot } from '../../platform/defaults/default-vocabulary.js';
 
 /**
@@ -49,9 +49,7 @@ export function withoutPendingAttempt(details: ItemDetails): ItemDetails {
 }
 
 /** The details as the outcome store takes them: scalars only, absent fields left out. */
-export function scalarDetails(
-  details: ItemDetails,
-): Record<string, string | number | boolean | null> {
+function scalarDetails(details: ItemDetails): Record<string, string | number | boolean | null> {
   const result: Record<string, string | number | boolean | null> = {};
   for (const [key, value] of Object.entries(details)) {
     if (value !== undefined) result[key] = value as string | number | boolean | null;
@@ -60,7 +58,7 @@ export function scalarDetails(
 }
 
 /** The details that record how a snapshot is followed. */
-export function trackingDetails(tracking: SnapshotTracking): ItemDetails {
+function trackingDetails(tracking: SnapshotTracking): ItemDetails {
   if (tracking.via === 'job') {
     return {
       trackedVia: 'job',
@@ -76,6 +74,33 @@ export function trackingDetails(tracking: SnapshotTracking): ItemDetails {
     activitySince: tracking.since,
     ...(tracking.clusterId === undefined ? {} : { clusterId: tracking.clusterId }),
     ...(tracking.activityId === undefined ? {} : { activityId: tracking.activityId }),
+  };
+}
+
+/**
+ * The part of an update that says how the item's snapshot is followed, as one unit: its id
+ * (`platformJobId`) and the details that say how to read it are always written together, from
+ * one tracking (or none: no id and no tracking details). Written apart, a poll's details once
+ * stood beside an adopted activity's id, and the next poll sent that id as a job's.
+ */
+export function recordedDetails(
+  details: ItemDetails,
+  tracking: SnapshotTracking | undefined,
+): Required<Pick<ItemUpdate, 'platformJobId' | 'details'>> {
+  const {
+    trackedVia: _via,
+    statusUrl: _statusUrl,
+    onDemandSnapshot: _onDemandSnapshot,
+    activityId: _activityId,
+    activitySince: _activitySince,
+    ...untracked
+  } = details;
+  if (tracking === undefined) {
+    return { platformJobId: null, details: scalarDetails(untracked) };
+  }
+  return {
+    platformJobId: trackedId(tracking),
+    details: scalarDetails({ ...untracked, ...trackingDetails(tracking) }),
   };
 }
 

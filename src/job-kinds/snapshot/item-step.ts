@@ -5,6 +5,7 @@ import type { ItemRecord, ItemUpdate } from '../../outcomes/outcome-records.js';
 import type { ItemWrite } from './lanes/lane-queue.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
 import { backoffDelay } from '../../queue/backoff.js';
+import { NotSentError } from '../../platform/http/not-sent-error.js';
 import {
   UnsupportedWorkloadTypeError,
   isPlatformError,
@@ -17,8 +18,7 @@ import { failureFacts, isTransientFailure } from '../job-failure.js';
 import { itemFailureVerdict, retryError } from '../settle-failure.js';
 import {
   detailsOf,
-  scalarDetails,
-  trackingDetails,
+  recordedDetails,
   trackingOf,
   withoutPendingAttempt,
   type ItemDetails,
@@ -26,6 +26,7 @@ import {
 import { endOf } from './job-end.js';
 import type { SnapshotDependencies } from './snapshot-dependencies.js';
 import { findEarlierTrigger } from './trigger-reconciliation.js';
+import { TRIGGER_SEND_WINDOW_MS, triggerVisibleBy } from './trigger-window.js';
 
 /** A crash point reached once the write that carries it is made (src/shared/crash-points.ts). */
 export type AfterWrite = 'snapshot.after-record' | 'snapshot.after-end';
@@ -96,7 +97,8 @@ export class SnapshotItemSteps {
    * The write that puts an item's intent on record, before its trigger is sent: running, with
    * the attempt's time; due again (to be reconciled) after its lease, should nothing else be
    * recorded first: the reconcile finds a trigger the platform shows, and otherwise looks again
-   * once the platform could show it (`platform.activityDelayMs` after the attempt). A queued item is claimed only if it is still queued.
+   * once the platform would show it (trigger-window.ts). A queued item is claimed only if it is
+   * still queued.
    */
   intent(item: ItemRecord, context: ItemStepContext, now: number): ItemWrite {
     const attemptAt = new Date(now).toISOString();
@@ -109,7 +111,7 @@ export class SnapshotItemSteps {
         status: 'running',
         attempts: queued ? 1 : (item.attempts ?? 1),
         startedAt: item.startedAt ?? attemptAt,
-        details: scalarDetails(details),
+        ...recordedDetails(details, undefined),
       },
       dueAt: this.leaseUntil(now),
     };
@@ -139,6 +141,7 @@ export class SnapshotItemSteps {
         ...(context.slaDomainId === null ? {} : { slaDomainId: context.slaDomainId }),
         note: snapshotNote(`run ${context.runId}`),
         ...(context.signal === undefined ? {} : { signal: context.signal }),
+        sendBy: Date.parse(intent.triggerAttemptAt ?? '') + TRIGGER_SEND_WINDOW_MS,
       });
     } catch (error) {
       return this.triggerFailed(item, context, logger, error, intent);
@@ -146,7 +149,6 @@ export class SnapshotItemSteps {
     crashPoints.reach('snapshot.after-trigger');
     const answered: ItemDetails = {
       ...withoutPendingAttempt(intent),
-      ...trackingDetails(trigger.tracking),
       triggeredAt: new Date().toISOString(),
       jobIdFrom: 'trigger',
       platformStatus: trigger.job.status,
@@ -155,8 +157,8 @@ export class SnapshotItemSteps {
       { platformJobId: trigger.job.id, status: trigger.job.status },
       'snapshot triggered',
     );
-    return this.afterRead(item, context, logger, trigger.job, answered, {
-      answer: { platformJobId: trackedId(trigger.tracking), errorCode: null, errorMessage: null },
+    return this.afterRead(item, context, logger, trigger.job, answered, trigger.tracking, {
+      answered: true,
       after: 'snapshot.after-record',
     });
   }
@@ -168,12 +170,34 @@ export class SnapshotItemSteps {
     error: unknown,
     intent: ItemDetails,
   ): ItemOutcome {
+    if (error instanceof NotSentError) {
+      // Nothing left this process: the intent is withdrawn (no attempt used) and the item is
+      // triggered again under a new one, soon.
+      logger.warn(
+        { sendBy: new Date(error.sendBy).toISOString() },
+        'the snapshot trigger waited too long for its turn at the request gate and was not sent; it is triggered again under a new intent',
+      );
+      return {
+        kind: 'write',
+        write: {
+          itemKey: item.itemKey,
+          update: {
+            status: 'running',
+            ...recordedDetails(
+              { ...withoutPendingAttempt(intent), triggersSent: (intent.triggersSent ?? 1) - 1 },
+              undefined,
+            ),
+          },
+          dueAt: Date.now(),
+        },
+      };
+    }
     if (error instanceof UnsupportedWorkloadTypeError && context.signal?.aborted !== true) {
       return end(item, {
         status: 'skipped',
         reason: error.platformMessage,
         finishedAt: new Date(),
-        details: scalarDetails(withoutPendingAttempt(intent)),
+        ...recordedDetails(withoutPendingAttempt(intent), undefined),
       });
     }
     const provablyNothing = isPlatformError(error) && !error.mayHaveTakenEffect;
@@ -201,7 +225,7 @@ export class SnapshotItemSteps {
         ...facts,
         errorMessage: facts.errorMessage + maybe,
         finishedAt: new Date(),
-        details: scalarDetails(details),
+        ...recordedDetails(details, undefined),
       });
     }
     logger.warn(
@@ -211,23 +235,23 @@ export class SnapshotItemSteps {
     return this.retryLater(item, error, attempt, {
       status: 'running',
       ...facts,
-      details: scalarDetails(details),
+      ...recordedDetails(details, undefined),
     });
   }
 
   /**
    * An earlier trigger may have reached the platform without its answer being recorded: look
    * for what it left, and adopt it. Nothing yet, while the platform may still be about to show
-   * it (`platform.activityDelayMs` after the attempt): look again then. Nothing after that:
-   * trigger again. A failed lookup never triggers: it is retried, and the last attempt records
-   * the item as failed with the reason.
+   * it (until {@link triggerVisibleBy}): look again then. Nothing after that: trigger again. A
+   * failed lookup never triggers: it is retried, and the last attempt records the item as
+   * failed with the reason.
    */
   async reconcile(item: ItemRecord, context: ItemStepContext): Promise<ItemOutcome> {
     const { platform, queries, settings } = this.dependencies;
     const logger = this.itemLogger(context, item);
     const details = detailsOf(item);
     const lastAttempt = Date.parse(details.triggerAttemptAt ?? '');
-    const visibleAt = lastAttempt + settings.platform.activityDelayMs;
+    const visibleAt = triggerVisibleBy(lastAttempt, settings.platform);
     const since = Date.parse(details.firstTriggerAttemptAt ?? details.triggerAttemptAt ?? '');
     let found;
     try {
@@ -273,16 +297,15 @@ export class SnapshotItemSteps {
         errorMessage: null,
         reason: "the earlier trigger's on-demand snapshot was found on the platform",
         finishedAt: new Date(),
-        details: scalarDetails({ ...base, snapshotId: found.snapshotId }),
+        ...recordedDetails({ ...base, snapshotId: found.snapshotId }, undefined),
       });
     }
     logger.info(
       { tracked: trackedId(found.tracking), via: found.tracking.via, at: found.time },
       'the earlier trigger did reach the platform: following it instead of triggering again',
     );
-    const adopted: ItemDetails = { ...base, ...trackingDetails(found.tracking) };
-    return this.afterRead(item, context, logger, found.job, adopted, {
-      answer: { platformJobId: trackedId(found.tracking) },
+    return this.afterRead(item, context, logger, found.job, base, found.tracking, {
+      answered: true,
     });
   }
 
@@ -324,14 +347,14 @@ export class SnapshotItemSteps {
       return this.readFailed(item, context, logger, error);
     }
     this.dependencies.crashPoints.reach('snapshot.after-poll');
-    return this.afterRead(item, context, logger, job, detailsOf(item));
+    return this.afterRead(item, context, logger, job, detailsOf(item), tracking);
   }
 
   /**
-   * What a read of the snapshot's job says: its end is recorded (and may finish the run), or
-   * maxWait ran out, or it is read again later. `recorded.answer` holds what the caller learnt
-   * and has not recorded yet (the trigger's answer, an adopted job): it goes into the same
-   * write, so every path records once.
+   * What a read of the snapshot's job (followed through `tracking`) says: its end is recorded
+   * (and may finish the run), or maxWait ran out, or it is read again later. With
+   * `recorded.answered`, the caller learnt how to follow it and has not recorded that yet (the
+   * trigger's answer, an adopted job): it goes into the same write, so every path records once.
    */
   private afterRead(
     item: ItemRecord,
@@ -339,12 +362,11 @@ export class SnapshotItemSteps {
     logger: Logger,
     job: SnapshotJob,
     details: ItemDetails,
-    recorded: {
-      readonly answer?: Pick<ItemUpdate, 'platformJobId' | 'errorCode' | 'errorMessage'>;
-      readonly after?: AfterWrite;
-    } = {},
+    tracking: SnapshotTracking,
+    recorded: { readonly answered?: boolean; readonly after?: AfterWrite } = {},
   ): ItemOutcome {
-    const answer = recorded.answer ?? {};
+    const answer: Pick<ItemUpdate, 'errorCode' | 'errorMessage'> =
+      recorded.answered === true ? { errorCode: null, errorMessage: null } : {};
     const now = Date.now();
     const triggeredAt = triggeredAtOf(details, now);
     const deadline = triggeredAt + context.maxWaitMs;
@@ -368,7 +390,7 @@ export class SnapshotItemSteps {
           ...answer,
           ...ended,
           finishedAt: new Date(),
-          details: scalarDetails({ ...seen, ...snapshotDetails }),
+          ...recordedDetails({ ...seen, ...snapshotDetails }, tracking),
         },
         recorded.after,
       );
@@ -388,7 +410,7 @@ export class SnapshotItemSteps {
             ` after maxWait (${Math.round(context.maxWaitMs / 1000)} s); it may still finish on the platform` +
             (job.phase === 'unrecognised' ? `; "${job.status}" is a status paw does not know` : ''),
           finishedAt: new Date(),
-          details: scalarDetails(seen),
+          ...recordedDetails(seen, tracking),
         },
         recorded.after,
       );
@@ -417,13 +439,13 @@ export class SnapshotItemSteps {
     // The record follows what is new (an answer, a status change), not every poll: 5,000 jobs
     // polled for hours would otherwise rewrite it constantly.
     const changed =
-      recorded.answer !== undefined ||
+      recorded.answered === true ||
       job.status !== details.platformStatus ||
       details.readFailures !== undefined;
     const write: ItemWrite = changed
       ? {
           itemKey: item.itemKey,
-          update: { ...answer, status: 'running', details: scalarDetails(seen) },
+          update: { ...answer, status: 'running', ...recordedDetails(seen, tracking) },
           dueAt: now + delay,
         }
       : { itemKey: item.itemKey, dueAt: now + delay };
@@ -473,7 +495,7 @@ export class SnapshotItemSteps {
         itemKey: item.itemKey,
         update: {
           status: 'running',
-          details: scalarDetails({ ...details, readFailures: failures }),
+          ...recordedDetails({ ...details, readFailures: failures }, trackingOf(item)),
         },
         dueAt: now + delay,
       },
@@ -513,11 +535,21 @@ export class SnapshotItemSteps {
   }
 }
 
-/** The write of an item's end: it leaves the lane, and may finish the run. */
+/**
+ * The write of an item's end: it leaves the lane, and may finish the run. Only an item still
+ * running ends: every step's item is running (its intent made it so), and one that is not any
+ * more was ended or moved by someone else, whose word stands.
+ */
 function end(item: ItemRecord, update: ItemUpdate, after?: AfterWrite): ItemOutcome {
   return {
     kind: 'write',
-    write: { itemKey: item.itemKey, update, finishRunIfLast: true, dueAt: null },
+    write: {
+      itemKey: item.itemKey,
+      update,
+      onlyIfStatus: 'running',
+      finishRunIfLast: true,
+      dueAt: null,
+    },
     after: after === undefined ? 'snapshot.after-end' : after,
   };
 }

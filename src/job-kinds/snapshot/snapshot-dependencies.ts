@@ -33,15 +33,19 @@ export interface SnapshotDependencies {
   /** Fires when the worker process begins to shut down: a lane stops taking new items. */
   readonly stopping: AbortSignal;
   /**
-   * The settings the kind reads: its lanes, polling and lock (an item's lease), the platform's activity delay and rate
-   * (what a lane keeps in flight), an item's attempts and their backoff.
+   * The settings the kind reads: its lanes, polling and lock (an item's lease), the platform's
+   * activity delay and response timeout (when an unanswered trigger would show: trigger-window.ts)
+   * and rate (what a lane keeps in flight), an item's attempts and their backoff.
    */
   readonly settings: {
     readonly worker: Pick<
       Settings['worker'],
       'snapshotPoll' | 'snapshotLaneSize' | 'snapshotLaneRequestsPerSecond' | 'lockDurationMs'
     >;
-    readonly platform: Pick<Settings['platform'], 'activityDelayMs' | 'requestsPerSecond'>;
+    readonly platform: Pick<
+      Settings['platform'],
+      'activityDelayMs' | 'requestsPerSecond' | 'timeouts'
+    >;
     readonly queues: Pick<Settings['queues'], 'backoff' | 'attempts'>;
   };
 }

@@ -36,7 +36,7 @@ export type EarlierTrigger =
       readonly tracking: SnapshotTracking;
       readonly job: SnapshotJob;
       readonly time: string;
-      /** Other unclaimed traces that also look like ours: a double trigger happened before. */
+      /** Other unclaimed triggers that also look like ours: a double trigger happened before. */
       readonly others: number;
     }
   | {
@@ -99,14 +99,21 @@ export async function findEarlierTrigger(
     ...usable.filter((evidence) => evidence.kind === 'snapshot'),
   ];
 
-  for (const [index, evidence] of ranked.entries()) {
-    const others = ranked.length - index - 1;
-    if (others > 0) {
-      request.logger.warn(
-        { workloadId: workload.id, adopting: idOf(evidence), others },
-        'more than one unclaimed on-demand snapshot trace since the first trigger attempt; adopting the most precise',
-      );
-    }
+  // One trigger leaves more than one trace: its job or activity, and once it ended, its
+  // snapshot. Triggers that left traces are at least as many as the jobs and activities, and as
+  // the snapshots: more than one of either is a double trigger.
+  const triggers = Math.max(
+    ranked.filter((evidence) => evidence.kind !== 'snapshot').length,
+    ranked.filter((evidence) => evidence.kind === 'snapshot').length,
+  );
+  const others = Math.max(0, triggers - 1);
+  if (others > 0) {
+    request.logger.warn(
+      { workloadId: workload.id, adopting: idOf(ranked[0] as OnDemandEvidence), others },
+      'more than one on-demand snapshot trigger of this workload since the first trigger attempt, unclaimed (a double trigger); adopting the most precise trace',
+    );
+  }
+  for (const evidence of ranked) {
     if (evidence.kind === 'snapshot') {
       return { found: 'snapshot', snapshotId: evidence.snapshotId, time: evidence.time, others };
     }

@@ -1,7 +1,7 @@
 --[[
   Creates or updates an item of a run (see pawRecordItem in includes/recordItem.lua): the one
   way an item is recorded. (A snapshot lane records many in one script with the same function:
-  src/job-kinds/snapshot/lanes/lua/writeLane-15.lua.)
+  src/job-kinds/snapshot/lanes/lua/writeLane-16.lua.)
 
   Input:
     KEYS[1] the run:   `<base>:run:<runId>`

@@ -36,6 +36,11 @@ export interface TakeSnapshotOptions {
   readonly slaDomainId?: string | undefined;
   readonly note?: string | undefined;
   readonly signal?: AbortSignal;
+  /**
+   * Not sent after this time (epoch ms): a trigger whose turn at the request gate comes later
+   * throws a NotSentError (src/platform/http/not-sent-error.ts), having sent nothing.
+   */
+  readonly sendBy?: number | undefined;
 }
 
 export interface WorkloadOperations {

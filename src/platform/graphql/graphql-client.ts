@@ -70,7 +70,10 @@ export function documentFacts(document: DocumentNode): DocumentFacts {
 /** One of `errors`: only its message and code must be usable; an odd path or trace is dropped. */
 const errorSchema = z.looseObject({
   message: z.string().optional(),
-  path: z.array(z.union([z.string(), z.number()])).nullish().catch(undefined),
+  path: z
+    .array(z.union([z.string(), z.number()]))
+    .nullish()
+    .catch(undefined),
   extensions: z
     .looseObject({
       code: z.union([z.string(), z.number()]).optional(),
@@ -130,12 +133,15 @@ export class GraphqlClient {
     document: GraphqlDocument<Result, Variables>,
     variables: Variables,
     signal?: AbortSignal,
+    /** Not sent after this time (epoch ms): see CallSpec.sendBy. */
+    sendBy?: number,
   ): Promise<Result> {
     const { operationName, kind } = documentFacts(document);
     const { data, skipped, withheld } = await this.post(document, variables, {
       // A query may read a page of a list; a mutation answers about one object.
       answer: kind === 'query' ? 'page' : 'single',
       signal,
+      sendBy,
       parse: (response) => parseGraphqlResponse(response, document, operationName, kind),
     });
     this.reportSkipped(operationName, skipped);
@@ -181,6 +187,7 @@ export class GraphqlClient {
     options: {
       readonly answer: AnswerSize;
       readonly signal: AbortSignal | undefined;
+      readonly sendBy?: number | undefined;
       readonly parse: (response: IncomingResponse) => T;
     },
   ): Promise<T> {
@@ -197,6 +204,7 @@ export class GraphqlClient {
       authorization: this.options.authorization,
       body: { json: { query: text, variables, operationName } },
       signal: options.signal,
+      sendBy: options.sendBy,
       parse: options.parse,
     });
   }

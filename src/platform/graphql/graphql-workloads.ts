@@ -153,6 +153,7 @@ export class GraphqlWorkloads implements WorkloadOperations {
               takeVsphereSnapshot,
               { input: { id: workload.id, config: sla, ...note } },
               signal,
+              options.sendBy,
             )
           ).vsphereOnDemandSnapshot
         : (
@@ -160,6 +161,7 @@ export class GraphqlWorkloads implements WorkloadOperations {
               takeMssqlSnapshot,
               { input: { id: workload.id, config: { baseOnDemandSnapshotConfig: sla }, ...note } },
               signal,
+              options.sendBy,
             )
           ).createOnDemandMssqlBackup;
     const job = this.toJob(record);

@@ -10,6 +10,7 @@ import type { HttpTransport, IncomingResponse } from './http-transport.js';
 import { isSafeToRepeat } from './is-retryable.js';
 import { assertSameOrigin } from './origin-guard.js';
 import { AuthenticationError, isPlatformError, type PlatformError } from './platform-errors.js';
+import { NotSentError } from './not-sent-error.js';
 import { redactUrl } from './redaction.js';
 import type { RequestGate } from '../rate-limit/request-gate.js';
 
@@ -40,6 +41,11 @@ export interface CallSpec<T> {
   /** Whether the call passes the request gate (calls to the platform do; cluster calls do not). */
   readonly gated: boolean;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Not sent after this time (epoch ms): a call whose turn at the gate comes later, a retry's
+   * included, throws a NotSentError instead, having sent nothing.
+   */
+  readonly sendBy?: number | undefined;
   /**
    * Turns a 2xx response into the result, throwing a ProtocolError when it cannot. It runs inside
    * the retry loop, so a cut-off body of an idempotent request is retried like a 503.
@@ -81,6 +87,9 @@ export class HttpCaller {
       // together for a token being fetched and leave at once, the burst the gate is there to stop.
       const token = spec.authorization ? await spec.authorization.token(spec.signal) : undefined;
       if (spec.gated) await this.options.gate.acquire(spec.signal);
+      if (spec.sendBy !== undefined && Date.now() > spec.sendBy) {
+        throw new NotSentError(spec.operation, spec.sendBy, Date.now());
+      }
 
       const started = performance.now();
       let outcome: { value: T } | { error: unknown };

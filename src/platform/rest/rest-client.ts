@@ -23,6 +23,8 @@ export interface RestCallOptions {
   readonly query?: Readonly<Record<string, QueryValue>>;
   readonly body?: unknown;
   readonly signal?: AbortSignal | undefined;
+  /** Not sent after this time (epoch ms): see CallSpec.sendBy. */
+  readonly sendBy?: number | undefined;
   /** How large the answer may be (default `single`). */
   readonly answer?: AnswerSize | undefined;
 }
@@ -65,6 +67,7 @@ export class RestClient {
       authorization: this.options.authorization,
       body: options.body === undefined ? undefined : { json: options.body },
       signal: options.signal,
+      sendBy: options.sendBy,
       answer: options.answer,
       parse: (response) => parseEnvelope(response, operationId, dataSchema),
     });

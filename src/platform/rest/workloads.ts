@@ -109,6 +109,7 @@ export class RestWorkloads implements WorkloadOperations {
       params: withCluster({ workloadId: workload.id }, workload.clusterId),
       body: options.slaDomainId === undefined ? {} : { slaDomainId: options.slaDomainId },
       signal: options.signal,
+      sendBy: options.sendBy,
     });
     const job = result.data;
     const link = extractJobStatusLink(result.metadata) ?? linkFromList(job.links);

@@ -6,8 +6,10 @@ import {
   type PlatformClient,
 } from '../../../src/platform/platform-client.js';
 import { findEarlierTrigger } from '../../../src/job-kinds/snapshot/trigger-reconciliation.js';
+import type { SnapshotTracking } from '../../../src/platform/jobs/snapshot-tracking.js';
 import { startWorkerTestKit, type WorkerTestKit } from '../../testkit/worker-kit.js';
 import { eventually } from '../../testkit/eventually.js';
+import { captureLogs } from '../../testkit/log-capture.js';
 
 /** Another run of the workload, created as the scheduler would at `at` (fired a second before). */
 async function createOtherRun(outcomes: Outcomes, runId: string, at: number): Promise<void> {
@@ -180,5 +182,82 @@ describe('findEarlierTrigger', () => {
       // Adopting it would record this run's workload as snapshotted with no snapshot taken.
       expect(found).toBeUndefined();
     });
+  });
+});
+
+/**
+ * On GraphQL a trigger whose job ended leaves two traces: its activity series and its snapshot.
+ * They are one trigger: adopting it is not a double trigger, and warning of one there (as paw
+ * did, on every such adoption) buried the warning meant for a real double.
+ */
+describe('findEarlierTrigger through GraphQL, after the job ended', () => {
+  let kit: WorkerTestKit;
+  let client: PlatformClient;
+
+  beforeAll(async () => {
+    kit = await startWorkerTestKit(
+      {
+        workloads: 10,
+        seed: 6,
+        timeScale: 600,
+        vocabulary: 'graphql',
+        jobs: { durationSeconds: { median: 60, sigma: 0.01, min: 60 }, queuedSeconds: 0 },
+      },
+      'reconcile-graphql',
+    );
+    client = await createPlatformClient({
+      settings: kit.settings({ platform: { api: 'graphql' } }),
+      logger: silentLogger(),
+    });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await kit?.close();
+  });
+
+  async function findAfterJobsEnded(workloadId: string, triggers: number) {
+    const workload = await client.api.workloads.get(workloadId);
+    const since = Date.now();
+    const jobs: SnapshotTracking[] = [];
+    for (let count = 0; count < triggers; count++) {
+      jobs.push((await client.api.workloads.takeSnapshot(workload)).tracking);
+    }
+    await eventually('the jobs to end', async () => {
+      const read = await Promise.all(
+        jobs.map((tracking) => client.api.workloads.readSnapshotJob(tracking)),
+      );
+      return read.every((job) => job.endTime !== undefined);
+    });
+    const logs = captureLogs('info');
+    const found = await findEarlierTrigger({
+      platform: client,
+      queries: kit.queries,
+      logger: logs.logger,
+      runId: `ours-${triggers}@20261124T020000Z`,
+      workload,
+      since,
+    });
+    const warnings = logs
+      .records()
+      .filter((record) => String(record['msg']).includes('double trigger'));
+    return { found, warnings };
+  }
+
+  it('one trigger, its activity and its snapshot: adopted without a warning', async () => {
+    const { found, warnings } = await findAfterJobsEnded(
+      kit.sim.fixtures().workloads.samples.vsphereVm ?? '',
+      1,
+    );
+    expect(found).toMatchObject({ found: 'tracking', others: 0 });
+    expect(warnings).toEqual([]);
+  });
+
+  it('two triggers: a double trigger, and paw says so', async () => {
+    const { found, warnings } = await findAfterJobsEnded(
+      kit.sim.fixtures().workloads.samples.mssqlDatabase ?? '',
+      2,
+    );
+    expect(found).toMatchObject({ others: 1 });
+    expect(warnings).toHaveLength(1);
   });
 });

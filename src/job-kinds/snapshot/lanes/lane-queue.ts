@@ -21,7 +21,7 @@ import { LaneKeys } from './lane-keys.js';
 const laneCountScript = luaScript('job-kinds/snapshot/lanes/lua/laneCount-1.lua');
 const enqueueForLanesScript = luaScript('job-kinds/snapshot/lanes/lua/enqueueForLanes-1.lua');
 const dueItemsScript = luaScript('job-kinds/snapshot/lanes/lua/dueItems-4.lua');
-const writeLaneScript = luaScript('job-kinds/snapshot/lanes/lua/writeLane-15.lua', {
+const writeLaneScript = luaScript('job-kinds/snapshot/lanes/lua/writeLane-16.lua', {
   ...ITEM_SCRIPT_FRAGMENTS,
   ...DELAYED_MOVE_FRAGMENTS,
 });
@@ -31,6 +31,15 @@ const ENQUEUE_BATCH = 1000;
 
 /** The first element of writeLane's reply when the job was not this worker's. */
 const REFUSED = 'PAW_STEP_REFUSED';
+/** An item's fence in writeLane's reply when the write's fence was not the item's. */
+const STALE_STEP = 'PAW_STALE_STEP';
+
+/**
+ * How a write stands to the step that holds its item (lua/writeLane-16.lua): a new step takes
+ * the item (a new fence is drawn; with `from`, only while the item's fence is that one: the step
+ * holding it hands it on), or the step holding it writes (only while its fence is still `held`).
+ */
+type StepFence = { readonly take: true; readonly from?: number } | { readonly held: number };
 
 /**
  * One item's part of a lane's write ({@link LaneQueue.write}): its record (as ItemStore.record
@@ -43,12 +52,26 @@ export interface ItemWrite extends RecordOptions {
   readonly update?: ItemUpdate;
   /** When the item is next due in its lane (epoch ms); `null` takes it out; absent: unchanged. */
   readonly dueAt?: number | null;
+  /** The step the write belongs to; absent: none (nothing is checked or drawn). */
+  readonly fence?: StepFence;
 }
+
+/** What one item's part of a {@link LaneQueue.write} came to. */
+type ItemWritten =
+  /** Its fence was not the write's: another step took the item since; nothing was written. */
+  | { readonly stale: true }
+  | {
+      readonly stale: false;
+      /** The item's fence after the write (undefined: it has none, e.g. it left the lane). */
+      readonly fence: number | undefined;
+      /** What its record came to (undefined: nothing to record). */
+      readonly record: RecordedItem | NotRecordedItem | undefined;
+    };
 
 /** What {@link LaneQueue.write} did. */
 export interface LaneWritten {
-  /** One entry per write: what its record came to (undefined: nothing to record). */
-  readonly results: readonly (RecordedItem | NotRecordedItem | undefined)[];
+  /** One entry per write, in their order. */
+  readonly results: readonly ItemWritten[];
   /**
    * What became of the job: 1 moved to the delayed set, 2 kept (due again soon), 0 neither (no
    * move asked for, or nothing left in the lane nor in the queue: the lane is done); a negative
@@ -179,7 +202,7 @@ export class LaneQueue {
   /**
    * Records several items of a run and moves each in its lane, while `job` is still this
    * worker's, and then moves or keeps the job as it asks (see {@link OwnedJobStep}): one script,
-   * one round trip (writeLane-15.lua). Throws `job.refused`'s error when the job is not this
+   * one round trip (writeLane-16.lua). Throws `job.refused`'s error when the job is not this
    * worker's (nothing is recorded), and UnknownRunError.
    */
   async write(
@@ -194,6 +217,7 @@ export class LaneQueue {
       args.push(
         ...batch.argsOf(write),
         write.dueAt === undefined ? '' : write.dueAt === null ? '-' : Math.round(write.dueAt),
+        fenceArgument(write.fence),
       );
     }
     const keys = [
@@ -201,23 +225,39 @@ export class LaneQueue {
       ...batch.keys,
       this.laneKeys.lane(runId, lane),
       this.laneKeys.laneQueue(runId),
+      this.laneKeys.fences(runId),
     ];
     const reply = (await this.items.writing(runId, () =>
       writeLaneScript.run(this.redis, keys, args),
     )) as string[];
     if (reply[0] === REFUSED) throw job.refused(Number(reply[1]));
-    const results: LaneWritten['results'][number][] = [];
+    const results: ItemWritten[] = [];
     let at = 1;
     for (const write of writes) {
-      const length = Number(reply[at] ?? 0);
-      const one = reply.slice(at + 1, at + 1 + length);
-      at += 1 + length;
-      results.push(
-        write.update === undefined
-          ? undefined
-          : batch.resultOf(write.itemKey, write.update.status, one),
-      );
+      const fence = reply[at] ?? '';
+      const length = Number(reply[at + 1] ?? 0);
+      const one = reply.slice(at + 2, at + 2 + length);
+      at += 2 + length;
+      if (fence === STALE_STEP) {
+        results.push({ stale: true });
+        continue;
+      }
+      results.push({
+        stale: false,
+        fence: fence === '' ? undefined : Number(fence),
+        record:
+          write.update === undefined
+            ? undefined
+            : batch.resultOf(write.itemKey, write.update.status, one),
+      });
     }
     return { results, stepResult: Number(reply[0] ?? 0) };
   }
+}
+
+/** A write's fence as writeLane-16.lua takes it. */
+function fenceArgument(fence: StepFence | undefined): string {
+  if (fence === undefined) return '';
+  if ('held' in fence) return String(fence.held);
+  return fence.from === undefined ? 'take' : `take:${fence.from}`;
 }

@@ -8,6 +8,7 @@ import { failureFacts } from '../../job-failure.js';
 import { continueAfterShutdown, continueStepAt, lockToken } from '../../../queue/step-job.js';
 import { SnapshotItemSteps, type ItemOutcome, type ItemStepContext } from '../item-step.js';
 import type { SnapshotDependencies } from '../snapshot-dependencies.js';
+import { LaneHands } from './lane-hands.js';
 import type { ItemWrite } from './lane-queue.js';
 import { LANE_TIMING, LaneTiming, type LaneMoment } from './lane-timing.js';
 import { snapshotLaneDataSchema, type SnapshotLaneData } from './snapshot-lane-job.js';
@@ -91,14 +92,8 @@ export class SnapshotLaneJob {
 class LaneWake {
   /** Errors of this run so far (the next run's backoff). */
   failures = 0;
-  private readonly inFlight = new Map<string, Promise<void>>();
-  /** Items whose step has ended and whose outcome waits for the next write. */
-  private readonly pending = new Set<string>();
-  /** Items this run leaves alone: changed under it since it read them. */
-  private readonly skipped = new Set<string>();
-  private readonly outcomes: ItemOutcome[] = [];
-  /** Items whose earlier trigger left no trace: a new intent, then a trigger. */
-  private readonly toTriggerAgain: ItemRecord[] = [];
+  /** The items in the lane's hands, each in one phase (lane-hands.ts). */
+  private readonly hands = new LaneHands();
   /**
    * When the lane's earliest item not in hand is due, as far as this run knows: from its last
    * read, and the due times it has written since.
@@ -176,31 +171,30 @@ class LaneWake {
       lastWriteAt: this.lastWriteAt,
       nextReadAt: this.nextReadAt,
       nextDueAt: this.nextDueAt,
-      inFlight: this.inFlight.size,
-      toWrite: this.outcomes.length,
-      toTriggerAgain: this.toTriggerAgain.length,
+      inFlight: this.hands.count('stepping'),
+      toWrite: this.hands.count('ended'),
+      toTriggerAgain: this.hands.count('trigger-again'),
       stopping: this.dependencies.stopping.aborted || this.context.signal?.aborted === true,
     };
   }
 
   /**
-   * Reads up to `room` due items and takes them (one write: intents and leases), then starts
-   * their steps. Returns when the lane may have more due items: now when the read was full, else
-   * when its next item is due.
+   * Reads up to `room` due items and takes them, with the items to trigger again (one write:
+   * intents and leases, each with a new fence), then starts their steps. Returns when the lane
+   * may have more due items: now when the read was full, else when its next item is due.
    */
   private async take(room: number): Promise<number> {
     const { lanes } = this.dependencies;
     const now = Date.now();
-    const again = this.toTriggerAgain.splice(0);
-    for (const item of again) this.pending.delete(item.itemKey);
-    let due: ItemRecord[] = [];
+    const again = this.hands.inPhase('trigger-again');
+    const due: ItemRecord[] = [];
     let nextReadAt = Number.POSITIVE_INFINITY;
     if (room > 0) {
       // Items due a little later are taken now too: one read serves them all.
       const slack = this.timing.readAheadMs;
-      // Items in hand (in flight, waiting for a write, left alone) may come back due: ask for
-      // as many more.
-      const inHand = this.inFlight.size + this.pending.size + this.skipped.size;
+      // Items in hand may come back due (their lease ran out while their step runs): ask for as
+      // many more.
+      const inHand = this.hands.size;
       const read = await lanes.due(this.data.runId, this.data.lane, {
         upTo: now + slack,
         limit: room + inHand,
@@ -209,97 +203,154 @@ class LaneWake {
       });
       if (read === undefined) throw new UnknownRunError(this.data.runId);
       for (const { itemKey, item } of read.items) {
-        if (this.inFlight.has(itemKey) || this.pending.has(itemKey) || this.skipped.has(itemKey)) {
-          continue;
-        }
+        if (this.hands.has(itemKey) || due.length >= room) continue;
         if (item === undefined) {
           // In the lane without a record (a run trimmed mid-way): nothing to do for it.
-          this.outcomes.push({ kind: 'write', write: { itemKey, dueAt: null } });
-          this.pending.add(itemKey);
+          this.hands.set(itemKey, {
+            phase: 'ended',
+            fence: undefined,
+            write: { itemKey, dueAt: null },
+          });
           continue;
         }
         due.push(item);
       }
       const full = read.items.length >= room + inHand || read.queued > 0;
-      due = due.slice(0, room);
       this.nextDueAt = read.nextDueAt ?? Number.POSITIVE_INFINITY;
       nextReadAt = full ? now : this.nextDueAt;
     }
     if (due.length === 0 && again.length === 0) return nextReadAt;
 
+    // One write takes them all; each write's step, in the same order.
     const writes: ItemWrite[] = [];
-    const toTrigger: ItemRecord[] = [];
-    const toStep: [ItemRecord, 'poll' | 'reconcile'][] = [];
-    for (const item of [...again, ...due]) {
-      const state = again.includes(item) ? 'trigger' : this.steps.stateOf(item);
-      if (state === 'gone') {
-        this.outcomes.push({ kind: 'write', write: { itemKey: item.itemKey, dueAt: null } });
-        this.pending.add(item.itemKey);
-      } else if (state === 'trigger') {
-        writes.push(this.steps.intent(item, this.context, now));
-        toTrigger.push(item);
-      } else {
-        writes.push({ itemKey: item.itemKey, dueAt: this.steps.leaseUntil(now) });
-        toStep.push([item, state]);
-      }
+    const stepsOf: [ItemRecord, 'trigger' | 'poll' | 'reconcile'][] = [];
+    for (const [itemKey, state] of again) {
+      // The step that found no trace hands the item on to a new intent, while it still holds it.
+      writes.push({
+        ...this.steps.intent(state.item, this.context, now),
+        fence: { take: true, from: state.fence },
+      });
+      stepsOf.push([state.item, 'trigger']);
+      this.hands.set(itemKey, { phase: 'taking' });
     }
-    const taken = await lanes.write(
-      this.data.runId,
-      this.data.lane,
-      writes,
-      ownedJobStep(this.job, this.token),
-    );
+    for (const item of due) {
+      const state = this.steps.stateOf(item);
+      if (state === 'gone') {
+        this.hands.set(item.itemKey, {
+          phase: 'ended',
+          fence: undefined,
+          write: { itemKey: item.itemKey, dueAt: null },
+        });
+        continue;
+      }
+      writes.push(
+        state === 'trigger'
+          ? { ...this.steps.intent(item, this.context, now), fence: { take: true } }
+          : { itemKey: item.itemKey, dueAt: this.steps.leaseUntil(now), fence: { take: true } },
+      );
+      stepsOf.push([item, state]);
+      this.hands.set(item.itemKey, { phase: 'taking' });
+    }
+    let taken;
+    try {
+      taken = await lanes.write(
+        this.data.runId,
+        this.data.lane,
+        writes,
+        ownedJobStep(this.job, this.token),
+      );
+    } catch (error) {
+      // Nothing was taken: their leases (or the next owner's reads) bring them back.
+      for (const write of writes) this.hands.release(write.itemKey);
+      throw error;
+    }
     // An intent is on record before its trigger is sent.
     for (const [index, write] of writes.entries()) {
       const result = taken.results[index];
-      if (write.update === undefined || result === undefined || !result.recorded) continue;
-      this.dependencies.crashPoints.reach('snapshot.after-intent');
+      if (write.update === undefined || result?.stale !== false) continue;
+      if (result.record?.recorded === true) {
+        this.dependencies.crashPoints.reach('snapshot.after-intent');
+      }
     }
     for (const [index, write] of writes.entries()) {
       const result = taken.results[index];
-      if (write.update === undefined) continue;
-      if (result === undefined || !result.recorded) {
-        // Its status changed since it was read: not this run's to trigger.
-        this.skipped.add(write.itemKey);
+      const [item, step] = stepsOf[index] ?? [];
+      if (result === undefined || item === undefined || step === undefined) continue;
+      if (result.stale) {
+        this.staleStep(write.itemKey, 'taking it');
         continue;
       }
-      const item = result.item;
-      this.start(item.itemKey, () => this.steps.trigger(item, this.context));
-    }
-    for (const [item, state] of toStep) {
-      this.start(item.itemKey, () =>
-        state === 'poll'
-          ? this.steps.poll(item, this.context)
-          : this.steps.reconcile(item, this.context),
+      if (write.update !== undefined && result.record?.recorded !== true) {
+        // Its status changed since it was read: not this run's to trigger.
+        this.hands.set(write.itemKey, { phase: 'left-alone' });
+        continue;
+      }
+      if (result.fence === undefined) {
+        this.hands.release(write.itemKey);
+        continue;
+      }
+      const recorded = result.record?.recorded === true ? result.record.item : item;
+      this.start(write.itemKey, result.fence, () =>
+        step === 'trigger'
+          ? this.steps.trigger(recorded, this.context)
+          : step === 'poll'
+            ? this.steps.poll(item, this.context)
+            : this.steps.reconcile(item, this.context),
       );
     }
     return nextReadAt;
   }
 
-  /** Runs an item's step; what it comes to waits for the next write. */
-  private start(itemKey: string, step: () => Promise<ItemOutcome>): void {
-    const running = step()
+  /** Runs an item's step under `fence`; what it comes to waits for the next write. */
+  private start(itemKey: string, fence: number, step: () => Promise<ItemOutcome>): void {
+    this.hands.set(itemKey, { phase: 'stepping', fence });
+    step()
       .then(
         (outcome) => {
-          if (outcome.kind === 'trigger-again') this.toTriggerAgain.push(outcome.item);
-          else this.outcomes.push(outcome);
-          this.pending.add(itemKey);
+          const held = this.hands.get(itemKey);
+          if (held?.phase !== 'stepping' || held.fence !== fence) {
+            // Nothing else moves an item that is stepping: this would be a bug, and the item's
+            // fence keeps whatever the step came to from being written over another's.
+            this.context.logger.error(
+              { target: itemKey, fence, phase: held?.phase },
+              'a snapshot item step ended for an item no longer in its hands; what it came to is dropped',
+            );
+            return;
+          }
+          if (outcome.kind === 'write') {
+            this.hands.set(itemKey, {
+              phase: 'ended',
+              fence,
+              write: outcome.write,
+              after: outcome.after,
+            });
+          } else if (outcome.kind === 'trigger-again') {
+            this.hands.set(itemKey, { phase: 'trigger-again', fence, item: outcome.item });
+          } else {
+            this.hands.release(itemKey);
+          }
         },
         (error: unknown) => {
           // A step's own failures are settled inside it; this is a bug or a lost Redis
           // connection: the item is left as it is, and due again after its lease.
           this.failures++;
+          this.hands.release(itemKey);
           this.context.logger.error(
             { target: itemKey, ...failureFacts(error) },
             'a snapshot item step failed unexpectedly; it is taken up again later',
           );
         },
       )
-      .finally(() => {
-        this.inFlight.delete(itemKey);
-        this.wakeUp?.();
-      });
-    this.inFlight.set(itemKey, running);
+      .finally(() => this.wakeUp?.());
+  }
+
+  /** A write refused by the item's fence: another step took the item since this one did. */
+  private staleStep(itemKey: string, doing: string): void {
+    this.hands.release(itemKey);
+    this.context.logger.warn(
+      { target: itemKey },
+      `another step took the snapshot item since this one did; ${doing} was not recorded`,
+    );
   }
 
   /** Waits until an item in flight ends, `ms` passes, or `stop` fires. */
@@ -318,35 +369,49 @@ class LaneWake {
   }
 
   /**
-   * Records what the steps came to so far, in one script, while the job is still this worker's;
-   * with `moveToNextDue`, moves the job in the same script (`ownedJobStep`). Returns what the
-   * job's step came to: moved to the delayed set, stayed this run's, or neither (nothing left:
-   * the lane is done, or no move was asked for).
+   * Records what the steps came to so far, in one script, each under its step's fence, while the
+   * job is still this worker's; with `moveToNextDue`, moves the job in the same script
+   * (`ownedJobStep`). The items written leave the lane's hands. Returns what the job's step came
+   * to: moved to the delayed set, stayed this run's, or neither (nothing left: the lane is done,
+   * or no move was asked for).
    */
   private async write(
     options: { readonly moveToNextDue?: boolean; readonly stayIfDueWithinMs?: number } = {},
   ): Promise<'moved' | 'stayed' | 'written'> {
-    const outcomes = this.outcomes.splice(0);
-    const writes = outcomes.flatMap((outcome) => (outcome.kind === 'write' ? [outcome.write] : []));
-    for (const write of writes) {
-      this.pending.delete(write.itemKey);
-      if (typeof write.dueAt === 'number') this.nextDueAt = Math.min(this.nextDueAt, write.dueAt);
-    }
-    const recorded = await this.dependencies.lanes.write(
-      this.data.runId,
-      this.data.lane,
-      writes,
-      ownedJobStep(this.job, this.token, options),
-    );
-    for (const outcome of outcomes) {
-      if (outcome.kind === 'write' && outcome.after !== undefined) {
-        this.dependencies.crashPoints.reach(outcome.after);
+    const ended = this.hands.inPhase('ended');
+    const writes: ItemWrite[] = [];
+    for (const [itemKey, state] of ended) {
+      writes.push(
+        state.fence === undefined ? state.write : { ...state.write, fence: { held: state.fence } },
+      );
+      if (typeof state.write.dueAt === 'number') {
+        this.nextDueAt = Math.min(this.nextDueAt, state.write.dueAt);
       }
+      this.hands.set(itemKey, { phase: 'writing' });
     }
-    for (const [index, result] of recorded.results.entries()) {
-      if (result?.recorded === true && result.runFinished !== undefined) {
+    let recorded;
+    try {
+      recorded = await this.dependencies.lanes.write(
+        this.data.runId,
+        this.data.lane,
+        writes,
+        ownedJobStep(this.job, this.token, options),
+      );
+    } finally {
+      // Written, or lost with the write: either way out of this lane's hands (their due times
+      // in the lane bring them back).
+      for (const [itemKey] of ended) this.hands.release(itemKey);
+    }
+    for (const [index, [itemKey, state]] of ended.entries()) {
+      const result = recorded.results[index];
+      if (result?.stale === true) {
+        this.staleStep(itemKey, 'what its step came to');
+        continue;
+      }
+      if (state.after !== undefined) this.dependencies.crashPoints.reach(state.after);
+      if (result?.record?.recorded === true && result.record.runFinished !== undefined) {
         this.context.logger.info(
-          { status: result.runFinished, target: writes[index]?.itemKey },
+          { status: result.record.runFinished, target: itemKey },
           'last item ended: run finished',
         );
       }

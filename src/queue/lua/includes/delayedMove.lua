@@ -1,6 +1,6 @@
 --[[
   An active step job's part in a script that records its progress (a snapshot lane's write:
-  src/job-kinds/snapshot/lanes/lua/writeLane-15.lua): BullMQ's own moveToDelayed, and the check
+  src/job-kinds/snapshot/lanes/lua/writeLane-16.lua): BullMQ's own moveToDelayed, and the check
   that the job is still the caller's. BullMQ's script reads its KEYS and ARGV by position, so a
   script that includes this one takes moveToDelayed's first, in its order
   (RedisQueueBackend.moveToDelayedArgs; src/queue/delayed-move.ts builds them):

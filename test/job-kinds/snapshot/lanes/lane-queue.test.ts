@@ -169,10 +169,19 @@ describe('LaneQueue', () => {
         ownedJobStep(job, token),
       ),
     );
-    expect(results[0]).toMatchObject({ recorded: true, item: { status: 'running' } });
-    expect(results[1]).toMatchObject({ recorded: false, item: { status: 'queued' } });
-    expect(results[2]).toMatchObject({ recorded: true, previousStatus: 'queued' });
-    expect(results[3]).toBeUndefined();
+    expect(results[0]?.stale === false && results[0].record).toMatchObject({
+      recorded: true,
+      item: { status: 'running' },
+    });
+    expect(results[1]?.stale === false && results[1].record).toMatchObject({
+      recorded: false,
+      item: { status: 'queued' },
+    });
+    expect(results[2]?.stale === false && results[2].record).toMatchObject({
+      recorded: true,
+      previousStatus: 'queued',
+    });
+    expect(results[3]).toEqual({ stale: false, fence: undefined, record: undefined });
     expect(await redis.zrange(keys.lane(runId, 0), '0', '-1', 'WITHSCORES')).toEqual([
       'vm-3',
       '7000',
@@ -212,10 +221,111 @@ describe('LaneQueue', () => {
     const recorded = await inActiveJob(prefix, (job, token) =>
       lanes.write(runId, 0, [write], ownedJobStep(job, token, { moveToNextDue: true })),
     );
-    expect(recorded.results[0]).toMatchObject({ recorded: true, item: { status: 'running' } });
+    expect(recorded.results[0]).toMatchObject({
+      stale: false,
+      record: { recorded: true, item: { status: 'running' } },
+    });
     // The move saw the lane after the write had taken vm-1 out of it: nothing left to wait
     // for, so the job was not moved (with vm-1 still in it, due at 0, it would have been).
     expect(recorded.stepResult).toBe(0);
+  });
+  it("fences each item's writes by the step that holds it: a step that lost the item writes nothing, not its record nor its place", async () => {
+    const prefix = uniquePrefix('lanes');
+    const { store, lanes, keys, runId } = await storeWithItems(prefix, ['vm-1', 'vm-2']);
+    const write = (writes: Parameters<LaneQueue['write']>[2]) =>
+      inActiveJob(prefix, (job, token) => lanes.write(runId, 0, writes, ownedJobStep(job, token)));
+
+    // Two steps take vm-1 one after the other (a stale one, and the one that took it over).
+    const first = await write([
+      {
+        itemKey: 'vm-1',
+        onlyIfStatus: 'queued',
+        update: { status: 'running' },
+        dueAt: 5_000,
+        fence: { take: true },
+      },
+    ]);
+    const stale = first.results[0]?.stale === false ? first.results[0].fence : undefined;
+    expect(stale).toBeTypeOf('number');
+    const second = await write([{ itemKey: 'vm-1', dueAt: 6_000, fence: { take: true } }]);
+    const current = second.results[0]?.stale === false ? second.results[0].fence : undefined;
+    expect(current).toBeGreaterThan(stale ?? Infinity);
+
+    // The stale step's end is refused: no record, no move; the current step's is made.
+    const late = await write([
+      {
+        itemKey: 'vm-1',
+        update: { status: 'failed', errorCode: 'LATE' },
+        dueAt: null,
+        fence: { held: stale ?? 0 },
+      },
+    ]);
+    expect(late.results[0]).toEqual({ stale: true });
+    expect((await store.items.get(runId, 'vm-1'))?.status).toBe('running');
+    expect(await redis.zscore(keys.lane(runId, 0), 'vm-1')).toBe('6000');
+    // Nor can it hand the item on to a new trigger.
+    const handed = await write([
+      {
+        itemKey: 'vm-1',
+        onlyIfStatus: 'running',
+        update: { status: 'running' },
+        dueAt: 7_000,
+        fence: { take: true, from: stale ?? 0 },
+      },
+    ]);
+    expect(handed.results[0]).toEqual({ stale: true });
+    expect(await redis.hget(keys.fences(runId), 'vm-1')).toBe(String(current));
+
+    // The holder hands it on (a new fence), and ends it: the fence is forgotten with its place.
+    const on = await write([
+      {
+        itemKey: 'vm-1',
+        onlyIfStatus: 'running',
+        update: { status: 'running' },
+        dueAt: 7_000,
+        fence: { take: true, from: current ?? 0 },
+      },
+    ]);
+    const next = on.results[0]?.stale === false ? on.results[0].fence : undefined;
+    expect(next).toBeGreaterThan(current ?? Infinity);
+    const ended = await write([
+      {
+        itemKey: 'vm-1',
+        onlyIfStatus: 'running',
+        update: { status: 'succeeded' },
+        finishRunIfLast: true,
+        dueAt: null,
+        fence: { held: next ?? 0 },
+      },
+    ]);
+    expect(ended.results[0]).toMatchObject({
+      stale: false,
+      fence: undefined,
+      record: { recorded: true },
+    });
+    expect(await redis.hexists(keys.fences(runId), 'vm-1')).toBe(0);
+    expect(await redis.zscore(keys.lane(runId, 0), 'vm-1')).toBeNull();
+
+    // A fence is never drawn twice: a write of any earlier step finds a different number.
+    const again = await write([{ itemKey: 'vm-2', dueAt: 1_000, fence: { take: true } }]);
+    const drawn = again.results[0]?.stale === false ? again.results[0].fence : undefined;
+    expect(drawn).toBeGreaterThan(next ?? Infinity);
+    // A take not recorded (its status changed) draws nothing.
+    const refused = await write([
+      {
+        itemKey: 'vm-2',
+        onlyIfStatus: 'running',
+        update: { status: 'running' },
+        dueAt: 2_000,
+        fence: { take: true },
+      },
+    ]);
+    expect(refused.results[0]).toMatchObject({
+      stale: false,
+      fence: drawn,
+      record: { recorded: false },
+    });
+    expect(await redis.zscore(keys.lane(runId, 0), 'vm-2')).toBe('1000');
   });
 });
 
