@@ -35,6 +35,8 @@ const slaColumns: Column<SlaDomain>[] = [
   },
   { header: 'workloads', value: (s) => s.protectedWorkloadCount },
   { header: 'paused on', value: (s) => pausedOn(s) },
+  // A cluster-local SLA Domain exists on that cluster only (blank: a global one).
+  { header: 'local to', value: (s) => s.localTo?.clusterName },
 ];
 
 function pausedOn(sla: SlaDomain): string {
@@ -57,6 +59,12 @@ function showSla(output: Output, sla: SlaDomain): void {
     const fields = formatFields([
       ['id', sla.id],
       ['name', sla.name],
+      [
+        'local to',
+        sla.localTo === undefined
+          ? undefined
+          : `cluster ${sla.localTo.clusterName} (${sla.localTo.clusterId})`,
+      ],
       ['description', sla.description],
       ['object types', sla.objectTypes],
       [

@@ -68,10 +68,11 @@ async function snapshotProblems(
   if ('keepForever' in retention) return [];
   const sla = await findSla(context, retention);
   if (typeof sla === 'string') return [sla];
+  // A cluster-local SLA Domain does not say which types it protects, and the platform may
+  // withhold what a global one says: the platform decides at the snapshot.
+  if (sla.objectTypes == null) return [];
   const { vocabulary } = context.client.api;
-  const protectedKinds = new Set(
-    (sla.objectTypes ?? []).flatMap((word) => vocabulary.kindsOf(word)),
-  );
+  const protectedKinds = new Set(sla.objectTypes.flatMap((word) => vocabulary.kindsOf(word)));
   const wanted = (definition.targets.types ?? [])
     .map((type) => vocabulary.workloadKind(type))
     .filter(
@@ -82,7 +83,7 @@ async function snapshotProblems(
   return unprotected.length === 0
     ? []
     : [
-        `its retention SLA Domain ${sla.name} does not protect ${unprotected.join(', ')} (it protects ${(sla.objectTypes ?? []).join(', ') || 'nothing'})`,
+        `its retention SLA Domain ${sla.name} does not protect ${unprotected.join(', ')} (it protects ${sla.objectTypes.join(', ') || 'nothing'})`,
       ];
 }
 

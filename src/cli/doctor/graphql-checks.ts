@@ -1,5 +1,7 @@
 import type { JobKind } from '../../definitions/job-definition.js';
+import { SCHEMA_DIFFERS_FIX } from '../../platform/http/document-refusal.js';
 import {
+  DocumentRefusedError,
   InvalidRequestError,
   NotFoundError,
   PermissionError,
@@ -12,7 +14,7 @@ import { JOB_KIND_NEEDS, type GraphqlNeed } from './job-kind-needs.js';
 /** What a probe found out about one operation. */
 type Probe =
   | { readonly found: 'usable' | 'missing'; readonly message?: string }
-  | { readonly found: 'denied' | 'error'; readonly message: string };
+  | { readonly found: 'denied' | 'refused' | 'error'; readonly message: string };
 
 /** A schema that could not know the operation or its input type. */
 const MISSING = /cannot query field|unknown type|unknown argument|undefined field|not defined/i;
@@ -28,6 +30,10 @@ async function probe(context: DoctorContext, need: GraphqlNeed): Promise<Probe> 
       return { found: 'denied', message: error.platformMessage };
     // The probe's object does not exist: the operation does, and the account may use it.
     if (error instanceof NotFoundError) return { found: 'usable' };
+    // Refused before it ran for a field of the answer, not for the operation: the schema moved.
+    if (error instanceof DocumentRefusedError && !error.refused.some(isOperation)) {
+      return { found: 'refused', message: error.platformMessage };
+    }
     if (error instanceof InvalidRequestError) {
       if (MISSING.test(error.platformMessage)) {
         return { found: 'missing', message: error.platformMessage };
@@ -60,6 +66,7 @@ export async function graphqlChecks(context: DoctorContext): Promise<CheckResult
     );
     const denied = probes.filter(([, result]) => result.found === 'denied');
     const missing = probes.filter(([, result]) => result.found === 'missing');
+    const refused = probes.filter(([, result]) => result.found === 'refused');
     const failed = probes.filter(([, result]) => result.found === 'error');
     const id = `graphql.${kind}`;
     const title = `GraphQL operations of ${kind} jobs`;
@@ -84,6 +91,11 @@ export async function graphqlChecks(context: DoctorContext): Promise<CheckResult
             ? 'this platform cannot rotate secrets through GraphQL: paw cannot run rotate-secret jobs here'
             : 'use platform.api: rest (PAW_PLATFORM_API=rest) if the REST checks pass',
       });
+    } else if (refused.length > 0) {
+      result = check(id, title, 'fail', `${names(refused)}: ${refused[0]?.[1].message ?? ''}`, {
+        blocks,
+        fix: `no role fixes it: ${SCHEMA_DIFFERS_FIX}`,
+      });
     } else if (failed.length > 0) {
       result = check(
         id,
@@ -104,6 +116,11 @@ export async function graphqlChecks(context: DoctorContext): Promise<CheckResult
     results.push(result);
   }
   return results;
+}
+
+/** Whether a refused name is an operation (a root field): then the schema has no such operation. */
+function isOperation(name: string): boolean {
+  return name.startsWith('Query.') || name.startsWith('Mutation.');
 }
 
 /** The role of the simulator's roles (and of a least-privilege setup) that grants a kind's rights. */

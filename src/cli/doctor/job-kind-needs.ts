@@ -24,6 +24,7 @@ import {
   listWorkloadSnapshots,
 } from '../../platform/graphql/workload-operations.js';
 import type { RestOperationId } from '../../platform/defaults/default-routes.js';
+import { NOBODY } from './harmless-variables.js';
 
 /**
  * A GraphQL operation a job kind needs, and how the doctor asks whether the account may use it
@@ -39,8 +40,6 @@ export interface GraphqlNeed {
   readonly variables: Readonly<Record<string, unknown>>;
 }
 
-/** An id no object has: probes that find nothing prove the operation answers. */
-const NOBODY = '00000000-0000-4000-8000-000000000000';
 const PROBE_JOB = 'paw-doctor-probe';
 
 const need = (

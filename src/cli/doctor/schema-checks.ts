@@ -8,11 +8,15 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
+import type { JobKind } from '../../definitions/job-definition.js';
 import { documentFacts } from '../../platform/graphql/graphql-client.js';
+import { platformSchema } from '../../platform/graphql/schema/platform-schema.js';
 import { readPublishedSchema } from '../../platform/graphql/schema/schema-subset.js';
-import { isPlatformError } from '../../platform/http/platform-errors.js';
+import { SCHEMA_DIFFERS_FIX } from '../../platform/http/document-refusal.js';
+import { DocumentRefusedError, isPlatformError } from '../../platform/http/platform-errors.js';
 import { check, type CheckResult } from './doctor-check.js';
 import type { DoctorContext } from './doctor-context.js';
+import { harmlessVariables } from './harmless-variables.js';
 import { JOB_KIND_NEEDS } from './job-kind-needs.js';
 
 /** The standard introspection query, without descriptions (the answer is large enough). */
@@ -23,7 +27,9 @@ const INTROSPECTION = parse(getIntrospectionQuery({ descriptions: false }));
  * introspected from the platform, or read from `--schema FILE` (SDL or a saved introspection
  * answer). A document the account's schema refuses is named with each field, argument or type
  * that differs: a finding about the platform's schema, not the account's roles, with a fix of
- * its own.
+ * its own. A platform that answers no introspection is asked instead: each document is sent
+ * about an object that does not exist (harmless-variables.ts), and one it refuses before running
+ * (`[QueryAnalysisError]`) is named with what its violations name.
  */
 export async function schemaChecks(context: DoctorContext): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
@@ -34,40 +40,108 @@ export async function schemaChecks(context: DoctorContext): Promise<CheckResult[
   const source = await accountSchema(context);
   if ('problem' in source) {
     push(source.problem);
+    if (source.askPlatform) {
+      for (const kind of context.kinds) push(await askedCheck(context, kind));
+    }
     return results;
   }
-  const api = context.settings.platform.api;
   for (const kind of context.kinds) {
     const documents = JOB_KIND_NEEDS[kind].documents;
     const differences = documents.flatMap((document) => differencesOf(source.schema, document));
-    const id = `graphql.schema.${kind}`;
-    const title = `paw's GraphQL documents for ${kind} jobs against ${source.name}`;
-    // Rotation works through GraphQL whatever platform.api says.
-    const blocks = api === 'graphql' || kind === 'rotate-secret';
     push(
-      differences.length === 0
-        ? check(id, title, 'ok', `all ${documents.length} documents are valid`, { blocks })
-        : check(
-            id,
-            title,
-            'fail',
-            `${differences.length} difference(s): ${differences.join('; ')}`,
-            {
-              blocks,
-              fix:
-                "the platform's schema differs from the published one this paw was built " +
-                'against (src/platform/graphql/schema/platform-schema.graphql); no role fixes ' +
-                'it. Run a paw whose schema matches the platform (npm run schema:refresh -- ' +
-                'FILE with the account schema, then rebuild), or report the difference' +
-                (kind === 'rotate-secret'
-                  ? ''
-                  : '; until then use platform.api: rest if its checks pass'),
-            },
-          ),
+      verdict(
+        context,
+        kind,
+        `paw's GraphQL documents for ${kind} jobs against ${source.name}`,
+        documents.length,
+        differences,
+      ),
     );
   }
   return results;
 }
+
+/** `graphql.schema.<kind>`: the documents' differences from the account's schema, if any. */
+function verdict(
+  context: DoctorContext,
+  kind: JobKind,
+  title: string,
+  documents: number,
+  differences: readonly string[],
+): CheckResult {
+  const id = `graphql.schema.${kind}`;
+  // Rotation works through GraphQL whatever platform.api says.
+  const blocks = context.settings.platform.api === 'graphql' || kind === 'rotate-secret';
+  if (differences.length === 0) {
+    return check(id, title, 'ok', `all ${documents} documents are valid`, { blocks });
+  }
+  return check(
+    id,
+    title,
+    'fail',
+    `${differences.length} difference(s): ${differences.join('; ')}`,
+    {
+      blocks,
+      fix:
+        "the platform's schema differs from the published one this paw was built against " +
+        '(src/platform/graphql/schema/platform-schema.graphql); no role fixes it: ' +
+        SCHEMA_DIFFERS_FIX +
+        ', or report the difference' +
+        (kind === 'rotate-secret' ? '' : '; until then use platform.api: rest if its checks pass'),
+    },
+  );
+}
+
+/**
+ * The kind's documents as the platform answers them, each about an object that does not exist:
+ * a document it refuses before running is a difference, named by its violations; any other
+ * answer (found nothing, refused the made-up input or the account's rights) means it was
+ * accepted. Failures that say nothing about the document (no connection) make it a warning.
+ */
+async function askedCheck(context: DoctorContext, kind: JobKind): Promise<CheckResult> {
+  const documents = JOB_KIND_NEEDS[kind].documents;
+  const differences: string[] = [];
+  const unanswered: string[] = [];
+  for (const document of documents) {
+    const name = documentFacts(document).operationName;
+    try {
+      await context.client.graphql.client.requestUnchecked(
+        document,
+        harmlessVariables(platformSchema(), document),
+        { signal: context.signal },
+      );
+    } catch (error) {
+      if (error instanceof DocumentRefusedError) {
+        differences.push(`${name}: ${error.violations.join(' ')}`);
+      } else if (isPlatformError(error) && UNANSWERED.has(error.kind)) {
+        unanswered.push(`${name} (${error.platformMessage})`);
+      } else if (!isPlatformError(error)) {
+        throw error;
+      }
+    }
+  }
+  const title = `paw's GraphQL documents for ${kind} jobs, as the platform answers them`;
+  if (differences.length === 0 && unanswered.length > 0) {
+    return check(
+      `graphql.schema.${kind}`,
+      title,
+      'warn',
+      `the platform did not answer ${unanswered.join(', ')}: those documents were not checked`,
+      { blocks: false, fix: 'run paw doctor again, or pass --schema FILE' },
+    );
+  }
+  return verdict(context, kind, title, documents.length, differences);
+}
+
+/** Failures that say nothing about whether the platform accepts a document. */
+const UNANSWERED: ReadonlySet<string> = new Set([
+  'authentication',
+  'rate_limited',
+  'unavailable',
+  'timeout',
+  'connection',
+  'protocol',
+]);
 
 /** What the account's schema refuses in one document, each naming the document. */
 function differencesOf(schema: GraphQLSchema, document: DocumentNode): string[] {
@@ -78,7 +152,8 @@ function differencesOf(schema: GraphQLSchema, document: DocumentNode): string[] 
 async function accountSchema(
   context: DoctorContext,
 ): Promise<
-  { readonly schema: GraphQLSchema; readonly name: string } | { readonly problem: CheckResult }
+  | { readonly schema: GraphQLSchema; readonly name: string }
+  | { readonly problem: CheckResult; readonly askPlatform: boolean }
 > {
   const file = context.options.schemaFile;
   if (file !== undefined) {
@@ -90,6 +165,7 @@ async function accountSchema(
           blocks: false,
           fix: 'give --schema an SDL file or the JSON answer of an introspection query',
         }),
+        askPlatform: false,
       };
     }
   }
@@ -113,6 +189,7 @@ async function accountSchema(
           fix: "save the account's schema (SDL from the API reference, or an introspection answer) and run paw doctor --schema FILE",
         },
       ),
+      askPlatform: true,
     };
   }
 }

@@ -24,6 +24,23 @@ export interface SkippedRow {
   readonly problem: string;
 }
 
+/** A field the platform withheld (null, with a 403 error naming its path), as the decoder met it. */
+export interface WithheldField {
+  /** Where in the answer, e.g. `slaDomains.nodes[3].protectedObjectCount`. */
+  readonly path: string;
+  /** The field as `Type.field`: the type the document selects it on. */
+  readonly field: string;
+}
+
+/** A GraphQL error's `path` as the decoder writes paths: `slaDomains.nodes[3].protectedObjectCount`. */
+export function answerPath(path: readonly (string | number)[]): string {
+  return path
+    .map((step, index) =>
+      typeof step === 'number' ? `[${step}]` : index === 0 ? step : `.${step}`,
+    )
+    .join('');
+}
+
 /** Where an answer does not fit its document and no row can be dropped to make it fit. */
 export class AnswerMismatch extends Error {
   override readonly name = 'AnswerMismatch';
@@ -42,13 +59,19 @@ export class AnswerMismatch extends Error {
  * only that row, which is dropped and reported (one odd row never fails a page), elsewhere it
  * fails the answer. Enum values are taken as any string: the platform may add values, and paw's
  * vocabulary decides what a word means. Messages name paths and types, never a value (answers
- * carry secrets).
+ * carry secrets). A field at one of the `withheld` paths (see answerPath) may be null whatever
+ * the schema says: the platform withheld it, and it is returned in `withheld` with its type.
  */
 export function decodeAnswer(
   schema: GraphQLSchema,
   document: DocumentNode,
   data: unknown,
-): { readonly data: unknown; readonly skipped: readonly SkippedRow[] } {
+  withheldPaths: ReadonlySet<string> = new Set(),
+): {
+  readonly data: unknown;
+  readonly skipped: readonly SkippedRow[];
+  readonly withheld: readonly WithheldField[];
+} {
   const operation = document.definitions.find(
     (definition): definition is OperationDefinitionNode =>
       definition.kind === Kind.OPERATION_DEFINITION,
@@ -65,17 +88,19 @@ export function decodeAnswer(
     if (definition.kind === Kind.FRAGMENT_DEFINITION)
       fragments.set(definition.name.value, definition);
   }
-  const reader = new AnswerReader(schema, fragments);
+  const reader = new AnswerReader(schema, fragments, withheldPaths);
   const decoded = reader.object(root, operation.selectionSet, data, '');
-  return { data: decoded, skipped: reader.skipped };
+  return { data: decoded, skipped: reader.skipped, withheld: reader.withheld };
 }
 
 class AnswerReader {
   readonly skipped: SkippedRow[] = [];
+  readonly withheld: WithheldField[] = [];
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+    private readonly withheldPaths: ReadonlySet<string>,
   ) {}
 
   object(
@@ -115,6 +140,11 @@ class AnswerReader {
           continue;
         }
         if (!sure && !(key in answer)) continue;
+        if (answer[key] == null && this.withheldPaths.has(here)) {
+          this.withheld.push({ path: here, field: `${type.name}.${name}` });
+          out[key] = null;
+          continue;
+        }
         const field = 'getFields' in type ? type.getFields()[name] : undefined;
         // The document was checked against this schema: a field it lacks cannot be selected.
         if (field === undefined) throw new AnswerMismatch(here, `is not a field of ${type.name}`);

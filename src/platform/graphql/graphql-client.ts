@@ -9,14 +9,21 @@ import {
 import { z } from 'zod';
 import type { Logger } from '../../shared/logger.js';
 import { appendPath } from '../http/append-path.js';
-import { errorFromStatus } from '../http/error-factory.js';
+import { errorFromStatus, errorInAnswer } from '../http/error-factory.js';
 import type { BearerAuthorization, HttpCaller } from '../http/http-caller.js';
 import type { AnswerSize } from '../http/answer-limits.js';
 import type { IncomingResponse } from '../http/http-transport.js';
 import { malformedAnswer, readAnswerJson } from '../http/parse-json-body.js';
-import { UnavailableError, type PlatformError } from '../http/platform-errors.js';
+import { PermissionError, UnavailableError, type PlatformError } from '../http/platform-errors.js';
 import { fieldsOf } from '../rest/envelope.js';
-import { AnswerMismatch, decodeAnswer, type SkippedRow } from './decode-answer.js';
+import {
+  AnswerMismatch,
+  answerPath,
+  decodeAnswer,
+  type SkippedRow,
+  type WithheldField,
+} from './decode-answer.js';
+import { OPTIONAL_FIELDS } from './optional-fields.js';
 import { platformSchema } from './schema/platform-schema.js';
 
 const GRAPHQL_PATH = '/api/graphql';
@@ -60,16 +67,25 @@ export function documentFacts(document: DocumentNode): DocumentFacts {
   return found;
 }
 
+/** One of `errors`: only its message and code must be usable; an odd path or trace is dropped. */
+const errorSchema = z.looseObject({
+  message: z.string().optional(),
+  path: z
+    .array(z.union([z.string(), z.number()]))
+    .nullish()
+    .catch(undefined),
+  extensions: z
+    .looseObject({
+      code: z.union([z.string(), z.number()]).optional(),
+      trace: z.looseObject({ traceId: z.string().optional() }).nullish().catch(undefined),
+    })
+    .nullish(),
+});
+type GraphqlError = z.output<typeof errorSchema>;
+
 const responseSchema = z.looseObject({
   data: z.unknown().optional(),
-  errors: z
-    .array(
-      z.looseObject({
-        message: z.string().optional(),
-        extensions: z.looseObject({ code: z.union([z.string(), z.number()]).optional() }).nullish(),
-      }),
-    )
-    .nullish(),
+  errors: z.array(errorSchema).nullish(),
 });
 
 /** String `extensions.code` values seen from GraphQL servers, as the HTTP status they mean. */
@@ -92,9 +108,16 @@ const STATUS_OF_CODE: Readonly<Record<string, number>> = {
 const TRANSIENT_MESSAGE = /please try again/i;
 
 /**
- * The platform's GraphQL endpoint. A 200 whose body has `errors` is a failure like any other,
- * classified by the first error's `extensions.code` (a status number such as 403, or a name such
- * as FORBIDDEN); "please try again" messages are transient.
+ * The platform's GraphQL endpoint, reading each of the platform's answer shapes:
+ * - a result: `data`, read against the published schema (decode-answer.ts);
+ * - a failure: `errors`, classified by the first error's `extensions.code` (a status number
+ *   such as 404, or a name such as FORBIDDEN; "please try again" messages are transient);
+ * - fields withheld beside the rest of `data` (null, each with a 403 error naming its path: a
+ *   feature flag, a licence or a role): a field paw can do without (optional-fields.ts) is
+ *   logged as a warning and the rest used; any other fails the request, naming it;
+ * - a document refused before it ran: HTTP 200 (or 400) with the gateway's body
+ *   `{code, uri, traceSpan, message: "[QueryAnalysisError] ..."}`, a DocumentRefusedError
+ *   naming what was refused (error-factory.ts).
  */
 export class GraphqlClient {
   constructor(
@@ -114,14 +137,15 @@ export class GraphqlClient {
     sendBy?: number,
   ): Promise<Result> {
     const { operationName, kind } = documentFacts(document);
-    const { data, skipped } = await this.post(document, variables, {
+    const { data, skipped, withheld } = await this.post(document, variables, {
       // A query may read a page of a list; a mutation answers about one object.
       answer: kind === 'query' ? 'page' : 'single',
       signal,
       sendBy,
-      parse: (response) => parseGraphqlResponse(response, document, operationName),
+      parse: (response) => parseGraphqlResponse(response, document, operationName, kind),
     });
     this.reportSkipped(operationName, skipped);
+    this.reportWithheld(operationName, withheld);
     return data as Result;
   }
 
@@ -143,7 +167,13 @@ export class GraphqlClient {
     return this.post(document, variables, {
       answer: options.answer ?? 'single',
       signal: options.signal,
-      parse: (response) => graphqlData(response, operationName),
+      parse: (response) => {
+        // A probe asks whether the account may use an operation: any error answers that.
+        const { data, fieldErrors } = graphqlAnswer(response, operationName);
+        const [first] = fieldErrors;
+        if (first !== undefined) throw errorFromGraphql(operationName, first, response.requestId);
+        return data;
+      },
     });
   }
 
@@ -190,16 +220,50 @@ export class GraphqlClient {
       `skipped ${rows.length} row(s) of the platform's ${operation} answer that paw cannot use`,
     );
   }
+
+  /** Fields the platform withheld and paw does without: one warning naming each and why. */
+  private reportWithheld(operation: string, fields: readonly Withheld[]): void {
+    if (fields.length === 0) return;
+    const byField = new Map<
+      string,
+      { field: string; rows: number; path: string; reason: string }
+    >();
+    for (const { field, path, reason } of fields) {
+      const known = byField.get(field);
+      if (known === undefined) byField.set(field, { field, rows: 1, path, reason });
+      else known.rows++;
+    }
+    const named = [...byField.values()];
+    const words = named.map(({ field, reason }) => `${field} (${reason})`).join(', ');
+    this.options.logger.warn(
+      { operation, withheld: named },
+      `the platform withheld ${words} from its ${operation} answer: paw goes on without ${named.length === 1 ? 'it' : 'them'}`,
+    );
+  }
+}
+
+/** A field the platform withheld, with its reason: the 403 error's message. */
+interface Withheld extends WithheldField {
+  readonly reason: string;
 }
 
 function parseGraphqlResponse(
   response: IncomingResponse,
   document: DocumentNode,
   name: string,
-): { readonly data: unknown; readonly skipped: readonly SkippedRow[] } {
-  const data = graphqlData(response, name);
+  kind: DocumentFacts['kind'],
+): {
+  readonly data: unknown;
+  readonly skipped: readonly SkippedRow[];
+  readonly withheld: readonly Withheld[];
+} {
+  const { data, fieldErrors } = graphqlAnswer(response, name);
+  const reasons = new Map(
+    fieldErrors.map((error) => [answerPath(error.path ?? []), error] as const),
+  );
+  let decoded: ReturnType<typeof decodeAnswer>;
   try {
-    return decodeAnswer(platformSchema(), document, data);
+    decoded = decodeAnswer(platformSchema(), document, data, new Set(reasons.keys()));
   } catch (error) {
     if (!(error instanceof AnswerMismatch)) throw error;
     throw malformedAnswer(
@@ -208,38 +272,102 @@ function parseGraphqlResponse(
       `the answer does not fit the published schema: ${error.message}`,
     );
   }
+  const reasonAt = (path: string): string =>
+    (reasons.get(path)?.message ?? 'no reason given').trim().replace(/\s+/g, ' ');
+  const met = new Set(decoded.withheld.map((field) => field.path));
+  const withheld: Withheld[] = [
+    ...decoded.withheld.map((field) => ({ ...field, reason: reasonAt(field.path) })),
+    // Under a value that came null anyway (its row, or a parent the platform nulled): paw read
+    // nothing there, but the warning says why that value is missing.
+    ...[...reasons.keys()]
+      .filter((path) => !met.has(path))
+      .map((path) => ({ path, field: path.replace(/\[\d+\]/g, ''), reason: reasonAt(path) })),
+  ];
+  const needed = decoded.withheld.filter((field) => !OPTIONAL_FIELDS.has(field.field));
+  const [first] = needed;
+  if (first !== undefined) {
+    const fields = [...new Set(needed.map((field) => field.field))];
+    const error = reasons.get(first.path);
+    throw new PermissionError({
+      operation: name,
+      status: 403,
+      code: error?.extensions?.code === undefined ? '403' : String(error.extensions.code),
+      message:
+        `the platform withheld ${fields.join(', ')} (at ${first.path}), which paw cannot do ` +
+        `without: ${reasonAt(first.path).replace(/\.?$/, '.')} Enable the feature for the ` +
+        `account, or give the service account a role that may read ${fields.length === 1 ? 'it' : 'them'}`,
+      requestId: response.requestId ?? error?.extensions?.trace?.traceId,
+      // The data came: the operation ran, and a mutation did what it does.
+      mayHaveTakenEffect: kind === 'mutation',
+    });
+  }
+  return { data: decoded.data, skipped: decoded.skipped, withheld };
 }
 
-/** The `data` of a GraphQL response; a response with `errors` is the error they describe. */
-function graphqlData(response: IncomingResponse, name: string): unknown {
-  const parsed = responseSchema.safeParse(readAnswerJson(response, name));
+/**
+ * The `data` of a GraphQL answer and the errors of fields withheld beside it (each a 403 with
+ * the `path` of a field, `data` present). A body that is the gateway's error (a refused
+ * document) or whose `errors` say the request failed is the error they describe.
+ */
+function graphqlAnswer(
+  response: IncomingResponse,
+  name: string,
+): { readonly data: unknown; readonly fieldErrors: readonly GraphqlError[] } {
+  const json = readAnswerJson(response, name);
+  const failure = errorInAnswer({ operation: name, json, requestId: response.requestId });
+  if (failure !== undefined) throw failure;
+  const parsed = responseSchema.safeParse(json);
   if (!parsed.success) {
     throw malformedAnswer(response, name, `not a GraphQL response (${fieldsOf(parsed.error)})`);
   }
-  const [first] = parsed.data.errors ?? [];
-  if (first !== undefined) throw errorFromGraphql(name, first, response.requestId);
-  return parsed.data.data;
+  const { data, errors = [] } = parsed.data;
+  const hasData = typeof data === 'object' && data !== null;
+  const failed = (errors ?? []).find((error) => !hasData || !isWithheldField(error));
+  if (failed !== undefined) throw errorFromGraphql(name, failed, response.requestId);
+  return { data, fieldErrors: errors ?? [] };
+}
+
+/**
+ * A field the platform withheld: a 403 naming the path of a field inside the operation's answer
+ * (a 403 on the operation itself is the operation refused), not a transient access check.
+ */
+function isWithheldField(error: GraphqlError): boolean {
+  const path = error.path ?? [];
+  if (path.length < 2 || TRANSIENT_MESSAGE.test(error.message ?? '')) return false;
+  return statusOf(error.extensions?.code) === 403;
 }
 
 function errorFromGraphql(
   operation: string,
-  error: {
-    message?: string | undefined;
-    extensions?: { code?: string | number | undefined } | null | undefined;
-  },
+  error: GraphqlError,
   requestId: string | undefined,
 ): PlatformError {
   const message = error.message ?? 'the GraphQL operation failed';
   const rawCode = error.extensions?.code;
   const code = rawCode === undefined ? undefined : String(rawCode);
+  // The platform's trace id is what its support asks for when no request id header came.
+  const id = requestId ?? error.extensions?.trace?.traceId;
   if (TRANSIENT_MESSAGE.test(message)) {
     // The access check failed before the operation ran: nothing happened, and it passes.
-    return new UnavailableError({ operation, code, message, requestId, mayHaveTakenEffect: false });
+    return new UnavailableError({
+      operation,
+      code,
+      message,
+      requestId: id,
+      mayHaveTakenEffect: false,
+    });
   }
-  const numeric = typeof rawCode === 'number' ? rawCode : Number(code);
-  const status =
-    Number.isInteger(numeric) && numeric >= 400 && numeric < 600
-      ? numeric
-      : ((code === undefined ? undefined : STATUS_OF_CODE[code.toUpperCase()]) ?? 500);
-  return errorFromStatus({ operation, status, code, message, requestId });
+  // The platform's not-found messages start with their code (`NOT_FOUND: Unable to find ...`).
+  const status = statusOf(rawCode) ?? (NOT_FOUND_MESSAGE.test(message) ? 404 : 500);
+  return errorFromStatus({ operation, status, code, message, requestId: id });
+}
+
+const NOT_FOUND_MESSAGE = /^NOT_FOUND:/;
+
+/** The HTTP status an `extensions.code` means: a status number, or a name such as FORBIDDEN. */
+function statusOf(rawCode: string | number | undefined): number | undefined {
+  if (rawCode === undefined) return undefined;
+  const numeric = Number(rawCode);
+  if (Number.isInteger(numeric) && numeric >= 400 && numeric < 600) return numeric;
+  return STATUS_OF_CODE[String(rawCode).toUpperCase()];
 }

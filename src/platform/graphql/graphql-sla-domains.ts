@@ -124,18 +124,26 @@ export class GraphqlSlaDomains implements SlaDomainOperations {
   }
 }
 
-/** paw's record of a domain: every cluster when read, else the paused ones the listing named. */
+/**
+ * paw's record of a domain, global or cluster-local: every cluster when read, else the paused
+ * ones the listing named. A field the platform withheld (optional-fields.ts) comes null.
+ */
 function toSlaDomain(
   domain: GraphqlSlaDomain,
   clusters: readonly SlaDomainCluster[] | undefined,
 ): SlaDomain {
   const global = domain.__typename === 'GlobalSlaReply' ? domain : undefined;
+  const local = domain.__typename === 'ClusterSlaDomain' ? domain : undefined;
   return {
     id: domain.id,
     name: domain.name,
     description: global?.description,
     objectTypes: global?.objectTypes,
-    protectedWorkloadCount: global?.protectedObjectCount,
+    protectedWorkloadCount: (global ?? local)?.protectedObjectCount,
+    localTo:
+      local?.cluster == null
+        ? undefined
+        : { clusterId: local.cluster.id, clusterName: local.cluster.name },
     clusters,
     pausedClusters:
       global?.pausedClustersInfo == null

@@ -5,6 +5,9 @@ import { graphql } from './schema/platform-graphql.js';
 /**
  * SLA Domains through GraphQL: list and get (each with the clusters it is paused on, in the
  * same call), the per-cluster pause state with who paused and why, pause and resume.
+ * `slaDomains` lists global SLA Domains (`GlobalSlaReply`) and cluster-local ones
+ * (`ClusterSlaDomain`, created on one cluster) together: only the `SlaDomain` interface's
+ * fields are common to both, so everything else is asked of each in its own fragment.
  */
 const slaDomainFields = graphql(`
   fragment SlaDomainFields on SlaDomain {
@@ -21,6 +24,13 @@ const slaDomainFields = graphql(`
           id
           name
         }
+      }
+    }
+    ... on ClusterSlaDomain {
+      protectedObjectCount
+      cluster {
+        id
+        name
       }
     }
   }

@@ -1,7 +1,9 @@
 import { answerCostProblem } from './answer-limits.js';
+import { readDocumentRefusal } from './document-refusal.js';
 import {
   AuthenticationError,
   ConflictError,
+  DocumentRefusedError,
   InvalidRequestError,
   NotFoundError,
   PermissionError,
@@ -23,6 +25,8 @@ export const LocalErrorCode = {
   bodyTimeout: 'TIMEOUT_BODY',
   /** An answer larger, or nested deeper, than paw accepts from that endpoint (not retried). */
   oversizedResponse: 'RESPONSE_TOO_LARGE',
+  /** A GraphQL document the platform refused to run (`[QueryAnalysisError]`): not retried. */
+  documentRefused: 'DOCUMENT_REFUSED',
 } as const;
 
 /** Longest platform message kept in an error (an HTML error page is not a message). */
@@ -40,16 +44,57 @@ export interface FailedResponse {
  * Classifies a non-2xx response into one typed error, whatever shape its body has: the REST
  * envelope (`{error: {code, message}}`), the gateway's and token endpoint's `{code, message}`,
  * a cluster's `{errorType, message}`, OAuth's `{error, error_description}`, GraphQL's `{errors}`,
- * or no body at all (a bare 429).
+ * or no body at all (a bare 429). A refused GraphQL document (`[QueryAnalysisError]`) is a
+ * {@link DocumentRefusedError}.
  */
 export function errorFromResponse(response: FailedResponse): PlatformError {
-  const { code, message } = readFailureBody(response.body);
+  return classify(response, response.status, readFailureBody(response.body));
+}
+
+/**
+ * The failure a 2xx answer carries instead of a result: the platform answers every GraphQL
+ * failure but the rate limit with HTTP 200, and one that stops a request before it runs (a
+ * refused document) as the gateway's body `{code, uri, traceSpan, message}`, its status in
+ * `code`. Undefined when `json` is not such a body (a GraphQL result has `data` or `errors`).
+ */
+export function errorInAnswer(answer: {
+  readonly operation: string;
+  readonly json: unknown;
+  readonly requestId?: string | undefined;
+}): PlatformError | undefined {
+  const { json } = answer;
+  if (!isRecord(json) || 'data' in json || 'errors' in json) return undefined;
+  const status = Number(json['code']);
+  if (!Number.isInteger(status) || status < 400 || status >= 600) return undefined;
+  if (typeof json['message'] !== 'string') return undefined;
+  return classify(answer, status, failureFields(json));
+}
+
+function classify(
+  response: { readonly operation: string; readonly requestId?: string | undefined },
+  status: number,
+  body: FailureBody,
+): PlatformError {
+  // The platform's trace id is what its support asks for when no request id header came.
+  const requestId = response.requestId ?? body.traceId;
+  const refusal =
+    body.fullMessage === undefined ? undefined : readDocumentRefusal(body.fullMessage);
+  if (refusal !== undefined) {
+    return new DocumentRefusedError({
+      operation: response.operation,
+      status,
+      code: LocalErrorCode.documentRefused,
+      requestId,
+      violations: refusal.violations,
+      refused: refusal.names,
+    });
+  }
   return errorFromStatus({
     operation: response.operation,
-    status: response.status,
-    code,
-    message: message ?? `the platform answered HTTP ${response.status}`,
-    requestId: response.requestId,
+    status,
+    code: body.code,
+    message: body.message ?? `the platform answered HTTP ${status}`,
+    requestId,
   });
 }
 
@@ -93,22 +138,32 @@ function mayHaveTakenEffect(status: number): boolean {
   return !(status === 502 || status === 503);
 }
 
+/** What paw reads of an error body. */
+interface FailureBody {
+  readonly code?: string | undefined;
+  /** The message, shortened to one line (see {@link shorten}). */
+  readonly message?: string | undefined;
+  /** The message as it came: a refused document's violations may lie past the shortened part. */
+  readonly fullMessage?: string | undefined;
+  /** The platform's trace id (`traceSpan.traceId` of the gateway's body). */
+  readonly traceId?: string | undefined;
+}
+
 /** Code and message of an error body, whichever of the platform's shapes it has. */
-function readFailureBody(body: string): {
-  code: string | undefined;
-  message: string | undefined;
-} {
+function readFailureBody(body: string): FailureBody {
   // A failure is classified by its status; a body too costly to parse just has no message.
-  if (answerCostProblem(body) !== undefined) return { code: undefined, message: undefined };
+  if (answerCostProblem(body) !== undefined) return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     const text = body.trim();
-    return { code: undefined, message: text === '' ? undefined : shorten(text) };
+    return text === '' ? {} : { message: shorten(text) };
   }
-  if (!isRecord(parsed)) return { code: undefined, message: undefined };
+  return isRecord(parsed) ? failureFields(parsed) : {};
+}
 
+function failureFields(parsed: Readonly<Record<string, unknown>>): FailureBody {
   const envelopeError = parsed['error'];
   if (isRecord(envelopeError)) {
     return { code: text(envelopeError['code']), message: text(envelopeError['message']) };
@@ -126,9 +181,13 @@ function readFailureBody(body: string): {
       message: text(first['message']),
     };
   }
+  const message = parsed['message'];
+  const traceSpan = parsed['traceSpan'];
   return {
     code: text(parsed['code']) ?? text(parsed['errorType']),
-    message: text(parsed['message']),
+    message: text(message),
+    fullMessage: typeof message === 'string' ? message : undefined,
+    traceId: isRecord(traceSpan) ? text(traceSpan['traceId']) : undefined,
   };
 }
 

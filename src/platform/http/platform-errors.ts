@@ -1,3 +1,5 @@
+import { SCHEMA_DIFFERS_FIX } from './document-refusal.js';
+
 /**
  * The typed failures of every platform call. Each is classified once, where the response (or
  * the transport failure) is seen (`error-factory.ts`), so callers branch on the class or on
@@ -88,6 +90,40 @@ export class NotFoundError extends PlatformError {
 export class InvalidRequestError extends PlatformError {
   override readonly name: string = 'InvalidRequestError';
   readonly kind = 'invalid' as const;
+}
+
+/**
+ * The platform refused a GraphQL document before running any of it (its `[QueryAnalysisError]`,
+ * HTTP 200 or 400): the account's schema lacks a field, argument or type the document uses, or
+ * uses it differently. Permanent: the same document is refused until paw's schema is the
+ * account's. `platformMessage` is the platform's violations; `message` adds the fix.
+ */
+export class DocumentRefusedError extends InvalidRequestError {
+  override readonly name: string = 'DocumentRefusedError';
+  /** The platform's violation sentences, each with its line and column in the document. */
+  readonly violations: readonly string[];
+  /** What they name: `Type.field`, `Type.field(argument)` or a type. */
+  readonly refused: readonly string[];
+
+  constructor(
+    details: Omit<PlatformErrorDetails, 'message' | 'mayHaveTakenEffect'> & {
+      readonly violations: readonly string[];
+      readonly refused: readonly string[];
+    },
+  ) {
+    const naming = details.refused.length === 0 ? '' : `, naming ${details.refused.join(', ')}`;
+    super({
+      ...details,
+      message: `the platform refused paw's document${naming}: ${details.violations.join(' ')}`,
+      // Refused before any of it ran.
+      mayHaveTakenEffect: false,
+    });
+    this.message +=
+      ". The account's GraphQL schema differs from the one this paw was built against: " +
+      SCHEMA_DIFFERS_FIX;
+    this.violations = details.violations;
+    this.refused = details.refused;
+  }
 }
 
 /** The request conflicts with the platform's state (HTTP 409): a taken name, a precondition. */

@@ -9,6 +9,11 @@ export interface SlaDomain {
   readonly retention?: { readonly unit: string; readonly duration: number } | null | undefined;
   readonly protectedWorkloadCount?: number | null | undefined;
   /**
+   * The cluster a cluster-local SLA Domain was created on (GraphQL's `ClusterSlaDomain`): it
+   * exists there only. Undefined for a global one, or where the interface does not say.
+   */
+  readonly localTo?: { readonly clusterId: string; readonly clusterName: string } | undefined;
+  /**
    * Every cluster the domain is on, with its pause state. Undefined when the listing did not
    * read them (GraphQL lists a domain with `pausedClusters` only): `get` reads them.
    */

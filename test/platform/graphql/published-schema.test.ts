@@ -6,7 +6,10 @@ import {
   Kind,
   parse,
   printSchema,
+  TypeInfo,
   validate,
+  visit,
+  visitWithTypeInfo,
   type DocumentNode,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +17,7 @@ import { JOB_KIND_NEEDS } from '../../../src/cli/doctor/job-kind-needs.js';
 import * as activity from '../../../src/platform/graphql/activity-operations.js';
 import * as clusters from '../../../src/platform/graphql/cluster-operations.js';
 import { documentFacts } from '../../../src/platform/graphql/graphql-client.js';
+import { OPTIONAL_FIELDS } from '../../../src/platform/graphql/optional-fields.js';
 import { platformSchema } from '../../../src/platform/graphql/schema/platform-schema.js';
 import { PLATFORM_SCHEMA_SDL } from '../../../src/platform/graphql/schema/platform-schema-sdl.js';
 import {
@@ -81,6 +85,24 @@ describe("the platform's published schema, paw's part", () => {
     expect(validate(platformSchema(), interfaceField).map((error) => error.message)).toEqual([
       'Cannot query field "slaDomain" on type "GenericSnapshot". Did you mean to use an inline fragment on "CdmSnapshot" or "PolarisSnapshot"?',
     ]);
+  });
+
+  it("lists as optional only fields that paw's documents select, on the type they select them on", () => {
+    const selected = new Set<string>();
+    for (const document of CLIENT_DOCUMENTS) {
+      const types = new TypeInfo(platformSchema());
+      visit(
+        document,
+        visitWithTypeInfo(types, {
+          Field(node) {
+            const parent = types.getParentType();
+            if (parent != null) selected.add(`${parent.name}.${node.name.value}`);
+          },
+        }),
+      );
+    }
+    expect([...OPTIONAL_FIELDS].filter((field) => !selected.has(field))).toEqual([]);
+    expect(OPTIONAL_FIELDS.has('GlobalSlaReply.protectedObjectCount')).toBe(true);
   });
 
   it("leaves no document out of the doctor's comparison with an account's schema", () => {

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   errorFromResponse,
   errorFromTransport,
+  errorInAnswer,
   malformedResponse,
 } from '../../../src/platform/http/error-factory.js';
 import { isRetryable, isSafeToRepeat } from '../../../src/platform/http/is-retryable.js';
 import {
   AuthenticationError,
   ConflictError,
+  DocumentRefusedError,
   InvalidRequestError,
   NotFoundError,
   PermissionError,
@@ -92,6 +94,80 @@ describe('errorFromResponse', () => {
       body: '{"code":400,"message":"[QueryAnalysisError] bad"}',
     });
     expect(graphql).toBeInstanceOf(InvalidRequestError);
+  });
+
+  it("reads a refused GraphQL document in either validator's words, keeping only its violations", () => {
+    const platform = errorFromResponse({
+      operation: 'slaDomains',
+      status: 400,
+      body: JSON.stringify({
+        code: 400,
+        uri: '/api/graphql',
+        traceSpan: { traceId: 'trace-1', operation: '/api/graphql', spanId: 's' },
+        message:
+          '[QueryAnalysisError] Encountered Client error (400) executing query with operations: [] ' +
+          `and variables {"input":{"note":"private"}}. Error: Query does not pass validation. Violations:\n\n` +
+          "Cannot query field 'x' on type 'SlaDomain'. (line 6, column 7):\n      x\n      ^\n\n" +
+          "Unknown argument 'sortBy' on field 'Query.slaDomains'. (line 2, column 15):\n  slaDomains(sortBy: NAME)\n              ^",
+      }),
+    });
+    expect(platform).toBeInstanceOf(DocumentRefusedError);
+    expect(platform).toMatchObject({
+      kind: 'invalid',
+      code: 'DOCUMENT_REFUSED',
+      requestId: 'trace-1',
+      refused: ['SlaDomain.x', 'Query.slaDomains(sortBy)'],
+      violations: [
+        "Cannot query field 'x' on type 'SlaDomain'. (line 6, column 7)",
+        "Unknown argument 'sortBy' on field 'Query.slaDomains'. (line 2, column 15)",
+      ],
+    });
+    expect(platform.message).not.toContain('private');
+    // graphql-js's words, several joined on one line, without locations.
+    const graphqlJs = errorFromResponse({
+      operation,
+      status: 400,
+      body: JSON.stringify({
+        code: 400,
+        message:
+          '[QueryAnalysisError] Cannot query field "y" on type "Cluster".; Unknown type "Nope".',
+      }),
+    });
+    expect(graphqlJs).toMatchObject({
+      refused: ['Cluster.y', 'Nope'],
+      violations: ['Cannot query field "y" on type "Cluster".', 'Unknown type "Nope".'],
+    });
+    // A refusal that is not about the schema still says what the platform said.
+    const other = errorFromResponse({
+      operation,
+      status: 400,
+      body: '{"code":400,"message":"[QueryAnalysisError] Introspection is not allowed."}',
+    });
+    expect(other).toMatchObject({ refused: [], violations: ['Introspection is not allowed.'] });
+  });
+
+  it('finds the failure a 2xx GraphQL body carries instead of a result', () => {
+    const refused = errorInAnswer({
+      operation,
+      json: {
+        code: 400,
+        uri: '/api/graphql',
+        message: "[QueryAnalysisError] Cannot query field 'a' on type 'B'.",
+      },
+    });
+    expect(refused).toBeInstanceOf(DocumentRefusedError);
+    expect(refused).toMatchObject({ status: 400, mayHaveTakenEffect: false });
+    expect(errorInAnswer({ operation, json: { code: 403, message: 'denied' } })).toBeInstanceOf(
+      PermissionError,
+    );
+    for (const json of [
+      { data: { a: 1 } },
+      { data: null, errors: [] },
+      { code: 200, message: 'ok' },
+      [],
+    ]) {
+      expect(errorInAnswer({ operation, json })).toBeUndefined();
+    }
   });
 
   it('survives a body that is not JSON and shortens a long one', () => {

@@ -93,6 +93,7 @@ export const SCHEMA_FIELDS: Readonly<Record<string, readonly string[]>> = {
   SlaDomainEdge: ['cursor', 'node'],
   SlaDomain: ['id', 'name'],
   GlobalSlaReply: ['description', 'objectTypes', 'pausedClustersInfo', 'protectedObjectCount'],
+  ClusterSlaDomain: ['cluster', 'protectedObjectCount'],
   PausedClustersInfo: ['pausedClusters', 'pausedClustersCount'],
   GlobalSlaStatusConnection: ['count', 'edges', 'nodes', 'pageInfo'],
   GlobalSlaStatusEdge: ['cursor', 'node'],
