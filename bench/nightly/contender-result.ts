@@ -55,7 +55,12 @@ export interface ContenderResult {
    * paw: when its first and last snapshot were triggered, seconds after the run was fired (the
    * first is the fan-out's cost: listing the workloads, recording the items, adding the jobs).
    */
-  readonly triggerSeconds?: { readonly first: number; readonly last: number };
+  readonly triggerSeconds?: {
+    readonly first: number;
+    readonly last: number;
+    /** Requests that reached the platform per second between the first and the last trigger. */
+    readonly requestsPerSecond: number | undefined;
+  };
   /** paw: Redis's `used_memory_peak` after the run (since redis-server started), MB. */
   readonly redisPeakMb?: number;
   /** paw: `paw outcomes --run <run> --export jsonl --out FILE` after the night. */

@@ -87,6 +87,7 @@ export function reportJson(report: NightlyReport): unknown {
               triggerSeconds: {
                 first: round(contender.triggerSeconds.first, 2),
                 last: round(contender.triggerSeconds.last, 1),
+                requestsPerSecond: round(contender.triggerSeconds.requestsPerSecond ?? NaN, 1),
               },
             }),
         ...(contender.redisPeakMb === undefined
@@ -247,7 +248,8 @@ function afterTheNight(contender: ContenderResult): string[] {
   if (contender.triggerSeconds !== undefined)
     lines.push(
       `${contender.name}: first snapshot triggered ${fixed(contender.triggerSeconds.first, 2)} s after the fire ` +
-        `(listing the workloads, recording the items, adding the jobs), the last at ${fixed(contender.triggerSeconds.last, 1)} s; ` +
+        `(listing the workloads, recording the items, adding the jobs), the last at ${fixed(contender.triggerSeconds.last, 1)} s, ` +
+        `${fixed(contender.triggerSeconds.requestsPerSecond ?? NaN, 1)} requests a second reaching the platform between the two; ` +
         `Redis used_memory_peak ${fixed(contender.redisPeakMb ?? NaN, 1)} MB`,
     );
   const exported = contender.export;

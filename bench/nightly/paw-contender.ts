@@ -16,6 +16,7 @@ import { lowerBound, type LowerBound } from './lower-bound.js';
 import { measureExport, measureLatency } from './operations-figures.js';
 import { platformFigures, resetPlatformCounters } from './platform-figures.js';
 import { processUsage, type ProcessUsage } from './process-usage.js';
+import { RequestRateSampler } from './request-rate.js';
 import { SimulatorStallProbe } from './simulator-stalls.js';
 import { callsBetween, commandCalls, totalCalls } from '../support/redis-command-stats.js';
 import type { Progress } from './progress.js';
@@ -136,13 +137,15 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
     await resetPlatformCounters(options.baseUrl);
     const since = Date.now();
     const stallProbe = new SimulatorStallProbe(options.baseUrl);
+    const requestRate = new RequestRateSampler(options.baseUrl);
     const runId = await firePawRun(entry, environment);
     progress.line(`paw: fired run ${runId}`);
 
     const store = new Outcomes(redis, 'paw');
-    const run = await waitForRun(store, runId, processes, progress).finally(() =>
-      stallProbe.stop(),
-    );
+    const run = await waitForRun(store, runId, processes, progress).finally(async () => {
+      await requestRate.stop();
+      await stallProbe.stop();
+    });
     const simulatorStalls = await stallProbe.stop();
     const usage = processes.map(usageOf);
     const redisCpuMs = (processUsage(redisServer.pid)?.cpuMs ?? NaN) - redisCpuAtStart;
@@ -174,6 +177,7 @@ export async function runPawContender(options: PawContenderOptions): Promise<Paw
         : {
             first: (firstJob.triggeredAt - createdAt) / 1000,
             last: (lastJob.triggeredAt - createdAt) / 1000,
+            requestsPerSecond: requestRate.rateBetween(firstJob.triggeredAt, lastJob.triggeredAt),
           };
     const triggered = Math.max(1, platform.triggers);
     const spent = (measure: (usage: ProcessUsage) => number): number =>
