@@ -455,12 +455,13 @@ export class SnapshotNight {
   /** VMs and databases on connected clusters, from `paw workloads list --all --json`. */
   private async eligibleWorkloads(): Promise<Set<string>> {
     const result = await this.paw(['workloads', 'list', '--all', '--json']);
-    const workloads = JSON.parse(result) as { id: string; type: string; clusterId: string }[];
+    // `kind` is paw's word for the type whichever API answered (`type` is that API's own word).
+    const workloads = JSON.parse(result) as { id: string; kind: string; clusterId: string }[];
     const connected = new Set(this.sim.connectedClusterIds());
     const types = new Set<string>(DEFINITIONS.map((definition) => definition.type));
     return new Set(
       workloads
-        .filter((workload) => types.has(workload.type) && connected.has(workload.clusterId))
+        .filter((workload) => types.has(workload.kind) && connected.has(workload.clusterId))
         .map((workload) => workload.id),
     );
   }

@@ -85,10 +85,14 @@ describe.each(MATRIX)(
             : ['snapshot.after-trigger@2', 'snapshot.after-poll@2'];
         for (const point of points) {
           const dying = kit.paw(['worker'], { ...env, PAW_CRASH_AT: point });
-          expect(await exitWithin(dying.exited, `the worker armed at ${point}`, 120_000)).toEqual({
-            code: null,
-            signal: 'SIGKILL',
+          const exit = await exitWithin(
+            dying.exited,
+            `the worker armed at ${point}`,
+            120_000,
+          ).catch((error: unknown) => {
+            throw new Error(`${String(error)}; its log ends:\n${dying.stderr.slice(-6_000)}`);
           });
+          expect(exit).toEqual({ code: null, signal: 'SIGKILL' });
         }
         const survivor = kit.paw(['worker'], env);
         const run = await kit.waitForRun(runId, 240_000);
