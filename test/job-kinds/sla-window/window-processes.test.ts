@@ -90,19 +90,27 @@ describe('sla-window with real processes', { timeout: 180_000 }, () => {
     fleets.push(fleet);
     await fleet.start(['worker', '--kinds', 'sla-window']);
 
-    // A opens in 6 s for 8 s; B opens 2 s later for 11 s, so it ends last.
-    const startA = new Date(Math.ceil((Date.now() + 6_000) / 1000) * 1000);
-    const startB = new Date(startA.getTime() + 2_000);
+    // The scheduler starts with both windows a day away, and is told of the near ones once it
+    // is ready: how long a process takes to start on a loaded machine is then no part of when
+    // the windows open. A opens 8 s after that for 20 s; B 2 s later for 25 s, so it ends last.
     const slaDomains = { ids: [slaDomainId], clusterIds: [cluster, handPaused] };
     const jobs = await mkdtemp(join(dir, 'jobs-'));
-    await writeFile(
-      join(jobs, 'windows.yaml'),
-      [
-        `id: window-a\nkind: sla-window\nschedule: { cron: '${cronAt(startA)}', timezone: UTC, duration: 8s }\nslaDomains: ${JSON.stringify(slaDomains)}`,
-        `id: window-b\nkind: sla-window\nschedule: { cron: '${cronAt(startB)}', timezone: UTC, duration: 11s }\nslaDomains: ${JSON.stringify(slaDomains)}`,
-      ].join('\n---\n'),
-    );
+    const windows = (startA: Date, startB: Date) =>
+      writeFile(
+        join(jobs, 'windows.yaml'),
+        [
+          `id: window-a\nkind: sla-window\nschedule: { cron: '${cronAt(startA)}', timezone: UTC, duration: 20s }\nslaDomains: ${JSON.stringify(slaDomains)}`,
+          `id: window-b\nkind: sla-window\nschedule: { cron: '${cronAt(startB)}', timezone: UTC, duration: 25s }\nslaDomains: ${JSON.stringify(slaDomains)}`,
+        ].join('\n---\n'),
+      );
+    const aDayAway = new Date(Date.now() + 86_400_000 / 2);
+    await windows(aDayAway, new Date(aDayAway.getTime() + 2_000));
     const scheduler = await fleet.start(['scheduler', '--jobs', jobs]);
+    const startA = new Date(Math.ceil((Date.now() + 8_000) / 1000) * 1000);
+    const startB = new Date(startA.getTime() + 2_000);
+    await windows(startA, startB);
+    scheduler.child.kill('SIGHUP');
+    await scheduler.waitForStderr(/definitions reloaded: changed window-a, window-b/);
 
     const runA = runIdFor('window-a', startA, 'cron');
     const runB = runIdFor('window-b', startB, 'cron');
@@ -114,7 +122,7 @@ describe('sla-window with real processes', { timeout: 180_000 }, () => {
     await eventually('window B paused', paused(runB));
     // Both windows are open: from here on, no scheduler runs.
     await scheduler.stop('SIGKILL');
-    expect(Date.now()).toBeLessThan(startA.getTime() + 8_000);
+    expect(Date.now()).toBeLessThan(startA.getTime() + 20_000);
 
     const a = await fleet.waitForRun(runA);
     expect(a.status).toBe('succeeded');
@@ -155,7 +163,9 @@ describe('sla-window with real processes', { timeout: 180_000 }, () => {
     fleets.push(fleet);
     const definition: JobDefinition = exampleDefinition('sla-window', {
       id: label,
-      schedule: { cron: '0 0 * * * *', duration: '10s' },
+      // Long enough that two workers start (seconds each on a loaded machine) before it ends:
+      // the second must find the window still open to take the pause over.
+      schedule: { cron: '0 0 * * * *', duration: '45s' },
       slaDomains: { ids: [slaDomainId], clusterIds: [cluster] },
     });
 
