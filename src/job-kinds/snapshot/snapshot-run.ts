@@ -101,6 +101,10 @@ export class SnapshotRunJob {
     signal: AbortSignal | undefined,
   ): Promise<{ retention: ResolvedRetention; queued: string[] }> {
     const { platform } = this.dependencies;
+    // Side by side: at the platform's latency each lookup that waits for another delays the
+    // night's first trigger by a second or more.
+    const targetsResolved = resolveTargets(definition.targets, platform, signal);
+    targetsResolved.catch(() => undefined);
     const retention = await resolveRetention(definition, platform, signal);
     if (retention.keepForever) {
       logger.warn(
@@ -109,7 +113,7 @@ export class SnapshotRunJob {
           'an SLA Domain of its own keeps them forever (keepForever: true in the definition)',
       );
     }
-    const targets = await resolveTargets(definition.targets, platform, signal);
+    const targets = await targetsResolved;
 
     const items: [string, ItemUpdate][] = [];
     const queued: string[] = [];

@@ -81,20 +81,33 @@ export async function resolveTargets(
   });
   for (const workload of found) if (workload !== undefined) byId.set(workload.id, workload);
 
+  // The clusters' states are read while the workloads are listed: at a second or more a call,
+  // each lookup that waits for another delays the night's first trigger.
+  const disconnected = disconnectedClusters(platform, signal);
+  disconnected.catch(() => undefined);
   if (hasSelectors(targets)) {
     const { vocabulary } = platform.api;
-    for await (const workload of platform.api.workloads.list(serverFilters(targets), signal)) {
+    // Each walk pages one after another (a page's cursor comes with the one before it), so at
+    // the platform's latency a 15,000-workload listing of 1,000 a page is 15 round trips; walks
+    // of one cluster each run side by side. Their workloads are taken in walk order,
+    // whatever order the walks end in, so a night triggers in the same order every time.
+    const walks = await Promise.all(
+      listingWalks(targets).map(async (filters) => {
+        const listed: Workload[] = [];
+        for await (const workload of platform.api.workloads.list(filters, signal)) {
+          listed.push(workload);
+        }
+        return listed;
+      }),
+    );
+    for (const workload of walks.flat()) {
       if (!byId.has(workload.id) && matchesSelectors(workload, targets, vocabulary)) {
         byId.set(workload.id, workload);
       }
     }
   }
   const workloads = [...byId.values()];
-  return {
-    workloads,
-    unknownIds,
-    disconnectedClusters: await disconnectedClusters(platform, signal),
-  };
+  return { workloads, unknownIds, disconnectedClusters: await disconnected };
 }
 
 /**
@@ -132,18 +145,31 @@ function hasSelectors(targets: Targets): boolean {
   );
 }
 
-/** The filters the platform can apply itself: those with exactly one value. */
-function serverFilters(targets: Targets): WorkloadFilters {
-  const single = (values: readonly string[] | undefined): string | undefined =>
-    values?.length === 1 ? values[0] : undefined;
-  const filters: { -readonly [K in keyof WorkloadFilters]: WorkloadFilters[K] } = {};
-  const type = single(targets.types);
-  const clusterId = single(targets.clusterIds);
-  const slaDomainId = single(targets.slaDomainIds);
-  if (type !== undefined) filters.type = type;
-  if (clusterId !== undefined) filters.clusterId = clusterId;
-  if (slaDomainId !== undefined) filters.slaDomainId = slaDomainId;
-  return filters;
+/** At most this many listings of one definition's workloads run at once. */
+const MAX_LISTING_WALKS = 16;
+
+/**
+ * The listings that together cover a definition's selectors, each with the filters the platform
+ * applies itself: one per cluster (and per SLA Domain where that makes at most
+ * {@link MAX_LISTING_WALKS}), a selector split only while the product stays within it (beyond, it
+ * is left to the check here); a type only when the definition names one (the REST client filters
+ * types itself, so a walk per type would list every workload once per type). Everything is
+ * checked again afterwards, so a platform that ignores a filter changes which workloads are
+ * listed twice, never which are selected.
+ */
+export function listingWalks(targets: Targets): WorkloadFilters[] {
+  const type = targets.types?.length === 1 ? targets.types[0] : undefined;
+  let walks: WorkloadFilters[] = [type === undefined ? {} : { type }];
+  const selectors = [
+    ['clusterId', targets.clusterIds],
+    ['slaDomainId', targets.slaDomainIds],
+  ] as const;
+  for (const [filter, values] of selectors) {
+    if (values === undefined || values.length === 0) continue;
+    if (walks.length * values.length > MAX_LISTING_WALKS) continue;
+    walks = walks.flatMap((walk) => values.map((value) => ({ ...walk, [filter]: value })));
+  }
+  return walks;
 }
 
 /**
