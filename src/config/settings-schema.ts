@@ -330,8 +330,17 @@ const httpSettings = z.strictObject({
    * mid-request: a client that trickles its request in is cut off.
    */
   requestTimeoutMs: z.number().int().min(1000).default(30_000),
-  /** Connections the ops server holds at once; beyond, new ones are closed at once. */
+  /**
+   * Connections the ops server holds at once. When it holds them all, a connection from an
+   * address holding fewer takes the place of an idle one of the address holding the most
+   * (src/ops/connection-budget.ts); otherwise it is closed at once.
+   */
   maxConnections: z.number().int().min(1).default(128),
+  /**
+   * Connections one remote address may hold at once; beyond, its new ones are closed at once, so
+   * one client cannot crowd out the kubelet's probes or anyone else.
+   */
+  maxConnectionsPerAddress: z.number().int().min(1).default(32),
 });
 
 const jobsSettings = z.strictObject({

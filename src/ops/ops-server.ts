@@ -35,7 +35,8 @@ import { registerQueuesUi } from './queues-ui.js';
 import { RateLimitRecord } from './rate-limit-record.js';
 import { registerRetryRoute } from './retry-route.js';
 import { registerCoverageRoute } from './coverage-route.js';
-import { opsServerLimits } from './server-limits.js';
+import { FIRST_REQUEST_MS, opsServerLimits } from './server-limits.js';
+import { ConnectionBudget, type BudgetRefusal } from './connection-budget.js';
 
 export interface OpsServerOptions {
   readonly settings: Settings;
@@ -131,8 +132,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     forceCloseConnections: true,
     ...opsServerLimits(settings.http),
   });
-  app.server.maxConnections = settings.http.maxConnections;
-  logConnectionDrops(app, settings.http.maxConnections, logger);
+  budgetConnections(app, settings.http, logger);
   try {
     // Before anything listens: a server that would be open to the network refuses to start.
     const access = new OpsAccess(settings.http, logger, host);
@@ -358,20 +358,38 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   });
 }
 
-/** Says, at most once a minute, that the connection cap turned connections away. */
-function logConnectionDrops(app: FastifyInstance, cap: number, logger: Logger): void {
-  let dropped = 0;
+/**
+ * Puts the server's connections on a budget (connection-budget.ts) and says, at most once a
+ * minute, what it closed and why.
+ */
+function budgetConnections(app: FastifyInstance, http: Settings['http'], logger: Logger): void {
+  let closed: Partial<Record<BudgetRefusal, number>> = {};
   let lastLog = 0;
-  app.server.on('drop', () => {
-    dropped += 1;
-    if (Date.now() - lastLog < 60_000) return;
-    logger.warn(
-      { maxConnections: cap, dropped },
-      `the ops server holds http.maxConnections (${cap}) connections: new ones are closed at once`,
-    );
-    lastLog = Date.now();
-    dropped = 0;
-  });
+  const perAddress = Math.min(http.maxConnectionsPerAddress, http.maxConnections);
+  const budget = new ConnectionBudget(
+    {
+      total: http.maxConnections,
+      perAddress,
+      firstRequestMs: Math.min(FIRST_REQUEST_MS, http.requestTimeoutMs),
+    },
+    (why, address) => {
+      closed[why] = (closed[why] ?? 0) + 1;
+      if (Date.now() - lastLog < 60_000) return;
+      logger.warn(
+        {
+          maxConnections: http.maxConnections,
+          maxConnectionsPerAddress: perAddress,
+          closed,
+          lastAddress: address,
+        },
+        `the ops server closed connections beyond its budget (http.maxConnections ${http.maxConnections}, ` +
+          `http.maxConnectionsPerAddress ${perAddress}): ${why}`,
+      );
+      lastLog = Date.now();
+      closed = {};
+    },
+  );
+  budget.attach(app.server);
 }
 
 function sendPage(reply: FastifyReply, type: string, body: string): FastifyReply {
