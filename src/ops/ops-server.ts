@@ -1,10 +1,11 @@
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Settings } from '../config/settings-schema.js';
 import { formatProblem } from '../definitions/definition-problem.js';
 import { DefinitionSet } from '../definitions/definition-set.js';
 import { JOB_KINDS, type JobDefinition } from '../definitions/job-definition.js';
 import { UsageError } from '../shared/usage-error.js';
 import type { Logger } from '../shared/logger.js';
+import { CorruptChunkError } from '../outcomes/corrupt-chunk-error.js';
 import { Outcomes } from '../outcomes/outcomes.js';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/outcome-status.js';
 import type { PlatformClient } from '../platform/platform-client.js';
@@ -137,6 +138,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     // Before anything listens: a server that would be open to the network refuses to start.
     const access = new OpsAccess(settings.http, logger, host);
     app.addHook('onRequest', access.hook);
+    app.setErrorHandler(answerKnownFailures(logger));
     await connectRedis(redis, settings.redis.url);
     const actions = new OperatorActions(redis, settings.redis.prefix, logger);
     await registerRoutes(app, { ...options, redis, outcomes, watched, actions, runQueues });
@@ -390,6 +392,18 @@ function budgetConnections(app: FastifyInstance, http: Settings['http'], logger:
     },
   );
   budget.attach(app.server);
+}
+
+/**
+ * Failures with a message meant for the reader get it, as JSON: a corrupt packed chunk (one
+ * run's items, 500 and logged). Anything else is fastify's own answer.
+ */
+function answerKnownFailures(logger: Logger) {
+  return (error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (!(error instanceof CorruptChunkError)) throw error;
+    logger.error({ runId: error.runId, path: request.url.split('?')[0] }, error.message);
+    return reply.code(500).send({ error: error.message });
+  };
 }
 
 function sendPage(reply: FastifyReply, type: string, body: string): FastifyReply {

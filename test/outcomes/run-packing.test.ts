@@ -138,6 +138,24 @@ describe('packing an ended run', () => {
     });
   });
 
+  it('leaves an item too large for a chunk in the hash, readable, so no chunk it writes is refused on reading', async () => {
+    const prefix = uniquePrefix('pack-large');
+    const store = new Outcomes(redis, prefix);
+    const runId = 'nightly@large';
+    await finishedNight(store, runId, 20);
+    // A succeeded item with a 20 KiB reason: more than a chunk holds an item (16 KiB).
+    const reason = `"quoted"\n${'x'.repeat(20 * 1024)}`;
+    await store.items.record(runId, itemKeyOf(1), { status: 'succeeded', reason });
+    const before = await everything(store, prefix, runId, 20);
+
+    const packed = await new RunPacker(redis, store.keys).pack(runId);
+
+    expect(packed).toMatchObject({ packed: true, items: 20 - 3 - 1, kept: 3 + 1 });
+    expect(await redis.hexists(store.keys.items(runId), itemKeyOf(1))).toBe(1);
+    expect(await everything(store, prefix, runId, 20)).toEqual(before);
+    expect((await store.items.get(runId, itemKeyOf(1)))?.reason).toBe(reason);
+  });
+
   it('leaves a run still running alone', async () => {
     const prefix = uniquePrefix('pack-active');
     const store = new Outcomes(redis, prefix);
