@@ -55,7 +55,7 @@ describe('a packed chunk that inflates to 1 GiB', () => {
       await recordRun(redis, prefix, night(runId));
       expect((await packer.pack(runId)).packed, runId).toBe(true);
     }
-    const [first] = await redis.zrange(keys.packedIndex('nightly@bad'), 0, 0);
+    const [first] = await redis.zrange(keys.packedIndex('nightly@bad'), '0', '0');
     await redis.hset(keys.packed('nightly@bad'), first ?? '', await deflateBomb(GIB));
     server = await startTestOpsServer('corrupt-chunk', { PAW_REDIS_PREFIX: prefix }, logs.logger);
   }, 60_000);
