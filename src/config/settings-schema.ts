@@ -10,6 +10,7 @@ import {
 import { EVENT_TYPE_MEANINGS, JOB_PHASES } from '../platform/defaults/default-vocabulary.js';
 import { Secret } from './secret.js';
 import { isKnownTimeZone } from '../shared/time-zone.js';
+import { parseAddressRange } from '../shared/address-range.js';
 
 /**
  * Everything paw can be told about how to connect and run, with its default. The YAML file
@@ -283,7 +284,13 @@ const opsAuthSettings = z.strictObject({
     .array(
       z
         .string()
-        .regex(/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/, 'an IP address or a CIDR range, e.g. 10.0.0.0/8'),
+        .refine(
+          (entry) => parseAddressRange(entry) !== undefined,
+          {
+            error: (issue) =>
+              `${JSON.stringify(issue.input)} is not an IP address or a CIDR range (e.g. 10.0.0.0/8, fd00::/8; a prefix of at most 32 bits for IPv4, 128 for IPv6)`,
+          },
+        ),
     )
     .default([]),
   /**

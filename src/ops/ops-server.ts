@@ -33,6 +33,7 @@ import { OpsAccess } from './auth/ops-access.js';
 import { SchedulePauses } from '../scheduler/schedule-pauses.js';
 import { OperatorActions } from './operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
+import { refuseRepeatedQuery } from './repeated-query.js';
 import { RateLimitRecord } from './rate-limit-record.js';
 import { registerRetryRoute } from './retry-route.js';
 import { registerCoverageRoute } from './coverage-route.js';
@@ -138,6 +139,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     // Before anything listens: a server that would be open to the network refuses to start.
     const access = new OpsAccess(settings.http, logger, host);
     app.addHook('onRequest', access.hook);
+    app.addHook('preValidation', refuseRepeatedQuery);
     app.setErrorHandler(answerKnownFailures(logger));
     await connectRedis(redis, settings.redis.url);
     const actions = new OperatorActions(redis, settings.redis.prefix, logger);

@@ -77,6 +77,24 @@ describe('the ops server’s limits', () => {
     expect(silent.closedByServer, 'the server hung up on the silent connection').toBe(true);
   });
 
+  it('answers a query parameter given twice with 400 naming it, after the access check', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    for (const [path, name] of [
+      ['/api/runs?limit=1&limit=2', 'limit'],
+      ['/api/coverage?stale=1h&stale=2h', 'stale'],
+      ['/coverage?rows=5&sort=name&sort=state', 'sort'],
+    ] as const) {
+      const response = await request(`${server.url}${path}`, { headers: auth });
+      expect(response.statusCode, path).toBe(400);
+      expect(await response.body.json()).toEqual({
+        error: `query parameter ${name} given more than once: give each parameter once`,
+      });
+    }
+    const stranger = await request(`${server.url}/api/runs?limit=1&limit=2`);
+    await stranger.body.dump();
+    expect(stranger.statusCode).toBe(401);
+  });
+
   it('refuses a body larger than anything the ops server takes', async () => {
     const response = await request(`${server.url}/api/runs/some-run/retry`, {
       method: 'POST',
