@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpsServer } from '../../src/ops/ops-server.js';
 import { captureLogs } from '../testkit/log-capture.js';
-import { holdSockets, probe } from './held-sockets.js';
+import { holdSockets, probe } from '../testkit/held-sockets.js';
 import { startTestOpsServer } from './test-ops-server.js';
 
 /** The kubelet's address in these tests; the attackers use others of 127.0.0.0/8. */
