@@ -282,15 +282,10 @@ const opsAuthSettings = z.strictObject({
   /** The proxies whose user header is believed: IP addresses or CIDR ranges. */
   trustedProxies: z
     .array(
-      z
-        .string()
-        .refine(
-          (entry) => parseAddressRange(entry) !== undefined,
-          {
-            error: (issue) =>
-              `${JSON.stringify(issue.input)} is not an IP address or a CIDR range (e.g. 10.0.0.0/8, fd00::/8; a prefix of at most 32 bits for IPv4, 128 for IPv6)`,
-          },
-        ),
+      z.string().refine((entry) => parseAddressRange(entry) !== undefined, {
+        error: (issue) =>
+          `${JSON.stringify(issue.input)} is not an IP address or a CIDR range (e.g. 10.0.0.0/8, fd00::/8; a prefix of at most 32 bits for IPv4, 128 for IPv6)`,
+      }),
     )
     .default([]),
   /**
@@ -340,12 +335,12 @@ const httpSettings = z.strictObject({
   /**
    * Connections the ops server holds at once. When it holds them all, a connection from an
    * address holding fewer takes the place of an idle one of the address holding the most
-   * (src/ops/connection-budget.ts); otherwise it is closed at once.
+   * (src/ops/connection-budget.ts); otherwise it is held on probation, for one prompt request.
    */
   maxConnections: z.number().int().min(1).default(128),
   /**
-   * Connections one remote address may hold at once; beyond, its new ones are closed at once, so
-   * one client cannot crowd out the kubelet's probes or anyone else.
+   * Connections one remote address may hold at once; beyond, its new ones are held on probation
+   * (one prompt request each), so one client cannot crowd out the kubelet's probes or anyone else.
    */
   maxConnectionsPerAddress: z.number().int().min(1).default(32),
 });

@@ -9,6 +9,10 @@ export interface ConnectionLimits {
   readonly perAddress: number;
   /** How long a connection may stay open before its first request arrives. */
   readonly firstRequestMs: number;
+  /** Connections held on probation at once, beyond the others (see ConnectionBudget). */
+  readonly probation: number;
+  /** How long a connection on probation may stay open before its request arrives. */
+  readonly probationFirstRequestMs: number;
 }
 
 /** Why a connection was closed by the budget (for the log). */
@@ -22,6 +26,8 @@ interface Held {
   inFlight: number;
   /** Closes it if no request has come by then; cleared by its first request. */
   firstRequestTimer: NodeJS.Timeout | undefined;
+  /** Admitted beyond its address's or the server's share: one request, soon, then closed. */
+  readonly probation: boolean;
 }
 
 /**
@@ -36,14 +42,20 @@ interface Held {
  *   newcomer (a probe from the node's address, a Prometheus scrape) always gets in while anyone
  *   holds more than it;
  * - a connection that sends no request within `firstRequestMs` is closed: a silent socket costs
- *   little, but it holds a place.
- * A connection is told apart only by its address until it speaks, so a client holding more than
- * `perAddress` connections from the very address a probe comes from still crowds that probe out:
- * in a cluster probes come from the node, never from another pod's address.
+ *   little, but it holds a place;
+ * - a connection that finds no place is not closed at once but held on probation, up to
+ *   `probation` of them from everyone: it must send its request within
+ *   `probationFirstRequestMs` (a second), is answered, and closed. A connection is told apart
+ *   only by its address until it speaks, so this is what lets a probe in from the very address
+ *   of a client holding every socket it can (a sidecar, a port-forward, a test on loopback);
+ *   the client's surplus sockets are closed within a second instead of re-opened in a busy loop.
+ * A client holding more than `perAddress` and `probation` connections together from the very
+ * address the probes come from still crowds them out: in a cluster probes come from the node.
  */
 export class ConnectionBudget {
   private readonly byAddress = new Map<string, Set<Held>>();
   private readonly bySocket = new WeakMap<Socket, Held>();
+  private readonly onProbation = new Set<Held>();
   private held = 0;
 
   constructor(
@@ -60,45 +72,55 @@ export class ConnectionBudget {
       clearTimeout(held.firstRequestTimer);
       held.firstRequestTimer = undefined;
       held.inFlight += 1;
+      // Its one request is answered, and the connection closed with the answer.
+      if (held.probation) response.shouldKeepAlive = false;
       response.once('close', () => (held.inFlight -= 1));
     });
   }
 
-  /** Connections held now (for tests and the bench). */
-  get size(): number {
-    return this.held;
-  }
-
   private admit(socket: Socket): void {
     const address = plainAddress(socket.remoteAddress);
-    const own = this.byAddress.get(address);
-    const ownCount = own?.size ?? 0;
-    if (ownCount >= this.limits.perAddress) {
-      this.close(socket, 'address full', address);
+    const refused = this.makeRoom(address);
+    if (refused !== undefined && this.onProbation.size >= this.limits.probation) {
+      this.close(socket, refused, address);
       return;
     }
-    if (this.held >= this.limits.total) {
-      const victim = this.victimFor(ownCount);
-      if (victim === undefined) {
-        this.close(socket, 'server full', address);
-        return;
-      }
-      this.forget(victim);
-      this.close(victim.socket, 'made room', victim.address);
-    }
-    const held: Held = { socket, address, inFlight: 0, firstRequestTimer: undefined };
-    held.firstRequestTimer = setTimeout(() => {
-      if (!this.bySocket.has(socket)) return;
-      this.forget(held);
-      this.close(socket, 'no first request', address);
-    }, this.limits.firstRequestMs);
+    const probation = refused !== undefined;
+    const held: Held = { socket, address, inFlight: 0, firstRequestTimer: undefined, probation };
+    held.firstRequestTimer = setTimeout(
+      () => {
+        if (!this.bySocket.has(socket)) return;
+        this.forget(held);
+        this.close(socket, 'no first request', address);
+      },
+      probation ? this.limits.probationFirstRequestMs : this.limits.firstRequestMs,
+    );
     held.firstRequestTimer.unref();
-    const set = own ?? new Set<Held>();
-    set.add(held);
-    this.byAddress.set(address, set);
     this.bySocket.set(socket, held);
-    this.held += 1;
+    if (probation) {
+      this.onProbation.add(held);
+    } else {
+      const set = this.byAddress.get(address) ?? new Set<Held>();
+      set.add(held);
+      this.byAddress.set(address, set);
+      this.held += 1;
+    }
     socket.once('close', () => this.forget(held));
+  }
+
+  /**
+   * Whether a new connection from `address` has a place, evicting another if that is fair;
+   * why not, if it has none.
+   */
+  private makeRoom(address: string): BudgetRefusal | undefined {
+    const ownCount = this.byAddress.get(address)?.size ?? 0;
+    if (ownCount >= this.limits.perAddress) return 'address full';
+    if (this.held < this.limits.total) return undefined;
+    const victim = this.victimFor(ownCount);
+    if (victim === undefined) return 'server full';
+    this.forget(victim);
+    this.close(victim.socket, 'made room', victim.address);
+    return undefined;
   }
 
   /**
@@ -119,6 +141,10 @@ export class ConnectionBudget {
     if (this.bySocket.get(held.socket) !== held) return;
     this.bySocket.delete(held.socket);
     clearTimeout(held.firstRequestTimer);
+    if (held.probation) {
+      this.onProbation.delete(held);
+      return;
+    }
     const set = this.byAddress.get(held.address);
     set?.delete(held);
     if (set?.size === 0) this.byAddress.delete(held.address);

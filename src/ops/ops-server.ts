@@ -37,7 +37,12 @@ import { refuseRepeatedQuery } from './repeated-query.js';
 import { RateLimitRecord } from './rate-limit-record.js';
 import { registerRetryRoute } from './retry-route.js';
 import { registerCoverageRoute } from './coverage-route.js';
-import { FIRST_REQUEST_MS, opsServerLimits } from './server-limits.js';
+import {
+  FIRST_REQUEST_MS,
+  PROBATION_FIRST_REQUEST_MS,
+  PROBATION_PER_CONNECTION,
+  opsServerLimits,
+} from './server-limits.js';
 import { ConnectionBudget, type BudgetRefusal } from './connection-budget.js';
 
 export interface OpsServerOptions {
@@ -375,6 +380,8 @@ function budgetConnections(app: FastifyInstance, http: Settings['http'], logger:
       total: http.maxConnections,
       perAddress,
       firstRequestMs: Math.min(FIRST_REQUEST_MS, http.requestTimeoutMs),
+      probation: PROBATION_PER_CONNECTION * http.maxConnections,
+      probationFirstRequestMs: PROBATION_FIRST_REQUEST_MS,
     },
     (why, address) => {
       closed[why] = (closed[why] ?? 0) + 1;

@@ -18,6 +18,16 @@ const HEADERS_TIMEOUT_MS = 10_000;
  */
 export const FIRST_REQUEST_MS = 5_000;
 
+/**
+ * A connection admitted on probation (beyond its address's share: connection-budget.ts) sends
+ * its request within this: a probe or a scrape does at once, and a client's surplus sockets are
+ * closed this soon instead of re-opened in a busy loop.
+ */
+export const PROBATION_FIRST_REQUEST_MS = 1_000;
+
+/** Connections on probation at once, as a multiple of `http.maxConnections`. */
+export const PROBATION_PER_CONNECTION = 4;
+
 /** How often Node looks for requests past their time: its default (30 s) would double ours. */
 const CHECK_INTERVAL_MS = 1_000;
 

@@ -4,7 +4,7 @@ import { captureLogs } from '../testkit/log-capture.js';
 import { holdSockets, probe } from '../testkit/held-sockets.js';
 import { startTestOpsServer } from './test-ops-server.js';
 
-/** The kubelet's address in these tests; the attackers use others of 127.0.0.0/8. */
+/** The kubelet's address in these tests; the attackers use others of 127.0.0.0/8, or this one. */
 const NODE = '127.0.0.1';
 const PROBES = 40;
 const PROBE_INTERVAL_MS = 100;
@@ -31,6 +31,14 @@ describe('the ops server’s probes, while others hold every socket they can', (
     expect(attacker.opened(), 'the attacker kept re-opening').toBeGreaterThan(160);
     expect(result.answered, result.statuses.join(' ')).toBeGreaterThanOrEqual(PROBES * 0.9);
     expect(logs.text()).toMatch(/closed connections beyond its budget/);
+  });
+
+  it('answers /healthz from the very address that holds 160 sockets (a sidecar, a port-forward)', async () => {
+    server = await startTestOpsServer('probe-same-address', {}, logs.logger);
+    const attacker = holdSockets(server.url, 160, NODE);
+    attackers.push(attacker);
+    const result = await probe(`${server.url}/healthz`, NODE, PROBES, PROBE_INTERVAL_MS);
+    expect(result.answered, result.statuses.join(' ')).toBeGreaterThanOrEqual(PROBES * 0.9);
   });
 
   it('answers /healthz and /readyz while ten addresses hold 16 sockets each (160 > 128)', async () => {

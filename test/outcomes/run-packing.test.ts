@@ -4,6 +4,7 @@ import { trimOutcomes } from '../../src/outcomes/outcome-retention.js';
 import type { ItemRow, ItemUpdate } from '../../src/outcomes/outcome-records.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { PackingSweeper } from '../../src/outcomes/packing-sweeper.js';
+import { MAX_PACKED_ITEM_BYTES } from '../../src/outcomes/packed-chunks.js';
 import { RunPacker } from '../../src/outcomes/run-packer.js';
 import { StoredItems } from '../../src/outcomes/stored-items.js';
 import { RunItemsReader } from '../../src/ops/dashboard/run-items-reader.js';
@@ -143,8 +144,8 @@ describe('packing an ended run', () => {
     const store = new Outcomes(redis, prefix);
     const runId = 'nightly@large';
     await finishedNight(store, runId, 20);
-    // A succeeded item with a 20 KiB reason: more than a chunk holds an item (16 KiB).
-    const reason = `"quoted"\n${'x'.repeat(20 * 1024)}`;
+    // A succeeded item with a reason larger than a chunk holds an item.
+    const reason = `"quoted"\n${'x'.repeat(MAX_PACKED_ITEM_BYTES)}`;
     await store.items.record(runId, itemKeyOf(1), { status: 'succeeded', reason });
     const before = await everything(store, prefix, runId, 20);
 
