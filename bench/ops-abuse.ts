@@ -51,7 +51,15 @@ function liveHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
-export async function run(): Promise<void> {
+export async function run(args: string[]): Promise<void> {
+  if (args.includes('--help')) {
+    process.stdout.write(
+      'usage: [PROBE_SECONDS=30] [WORKLOADS=2000] npm run bench -- ops-abuse\n\n' +
+        'Probes /healthz while 160 sockets are held, sends 300 distinct /api/coverage?stale= values,\n' +
+        'and reads and exports a run with a packed chunk that inflates to 1 GiB; prints the figures.\n',
+    );
+    return;
+  }
   const redisServer = await startPrivateRedisServer();
   const redis = new Redis(redisServer.url);
   const dir = await mkdtemp(join(tmpdir(), 'paw-bench-ops-abuse-'));
