@@ -39,6 +39,11 @@ const BENCHMARKS: Record<
     description: 'what packing one ended run of 100,000 items costs its process (CPU, heap, stall)',
     load: () => import('./pack-run.js'),
   },
+  'ops-abuse': {
+    description:
+      'issue 36: probes while 160 sockets are held, 300 stale values, a chunk that inflates to 1 GiB',
+    load: () => import('./ops-abuse.js'),
+  },
   queue: {
     description: "paw's cost per job against BullMQ's own cost for a job that does nothing",
     load: () => import('./queue.js'),

@@ -368,6 +368,12 @@ export const ENVIRONMENT_OVERRIDES: readonly EnvironmentOverride[] = [
     description: 'connections the ops server holds at once',
   },
   {
+    variable: 'PAW_HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+    path: ['http', 'maxConnectionsPerAddress'],
+    parser: 'integer',
+    description: 'connections one remote address may hold on the ops server at once',
+  },
+  {
     variable: 'PAW_HTTP_QUEUES_READ_ONLY',
     path: ['http', 'queuesReadOnly'],
     parser: 'boolean',

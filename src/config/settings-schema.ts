@@ -10,6 +10,7 @@ import {
 import { EVENT_TYPE_MEANINGS, JOB_PHASES } from '../platform/defaults/default-vocabulary.js';
 import { Secret } from './secret.js';
 import { isKnownTimeZone } from '../shared/time-zone.js';
+import { parseAddressRange } from '../shared/address-range.js';
 
 /**
  * Everything paw can be told about how to connect and run, with its default. The YAML file
@@ -281,9 +282,10 @@ const opsAuthSettings = z.strictObject({
   /** The proxies whose user header is believed: IP addresses or CIDR ranges. */
   trustedProxies: z
     .array(
-      z
-        .string()
-        .regex(/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/, 'an IP address or a CIDR range, e.g. 10.0.0.0/8'),
+      z.string().refine((entry) => parseAddressRange(entry) !== undefined, {
+        error: (issue) =>
+          `${JSON.stringify(issue.input)} is not an IP address or a CIDR range (e.g. 10.0.0.0/8, fd00::/8; a prefix of at most 32 bits for IPv4, 128 for IPv6)`,
+      }),
     )
     .default([]),
   /**
@@ -330,8 +332,17 @@ const httpSettings = z.strictObject({
    * mid-request: a client that trickles its request in is cut off.
    */
   requestTimeoutMs: z.number().int().min(1000).default(30_000),
-  /** Connections the ops server holds at once; beyond, new ones are closed at once. */
+  /**
+   * Connections the ops server holds at once. When it holds them all, a connection from an
+   * address holding fewer takes the place of an idle one of the address holding the most
+   * (src/ops/connection-budget.ts); otherwise it is held on probation, for one prompt request.
+   */
   maxConnections: z.number().int().min(1).default(128),
+  /**
+   * Connections one remote address may hold at once; beyond, its new ones are held on probation
+   * (one prompt request each), so one client cannot crowd out the kubelet's probes or anyone else.
+   */
+  maxConnectionsPerAddress: z.number().int().min(1).default(32),
 });
 
 const jobsSettings = z.strictObject({

@@ -3,6 +3,7 @@ import type { JobDefinition } from '../definitions/job-definition.js';
 import {
   coverageReport,
   snapshotDefinitions,
+  withStaleAfter,
   type CoverageReport,
 } from '../job-kinds/snapshot/coverage.js';
 import type { CoverageIndex } from '../outcomes/coverage-index.js';
@@ -84,20 +85,25 @@ export function registerCoverageRoute(
         return { code: 404, error: `no snapshot definition has id ${definition}` };
       }
     }
-    const key = `${definition ?? ''} ${staleAfterMs ?? ''}`;
+    // One report per definition asked (or all), whatever `stale` says: it is judged again
+    // from that report (withStaleAfter), so no input makes another computation or another entry.
+    const key = definition ?? '';
     const now = Date.now();
     let entry = reports.get(key);
     if (entry === undefined || now - entry.at > REPORT_REUSE_MS) {
+      // Keys are loaded definitions' ids (any other is refused above): a reload may drop some.
+      if (reports.size > loaded.length) reports.clear();
       const computed = coverageReport(definitions, platform, context.coverage, {
         now: new Date(now),
-        staleAfterMs,
       });
       entry = { at: now, report: computed };
       reports.set(key, entry);
       // A failed computation is not served again.
       void computed.catch(() => reports.delete(key));
     }
-    return entry.report;
+    return staleAfterMs === undefined
+      ? entry.report
+      : entry.report.then((computed) => withStaleAfter(computed, staleAfterMs));
   }
 
   app.get<{ Querystring: { definition?: string; stale?: string } }>(

@@ -1,10 +1,11 @@
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Settings } from '../config/settings-schema.js';
 import { formatProblem } from '../definitions/definition-problem.js';
 import { DefinitionSet } from '../definitions/definition-set.js';
 import { JOB_KINDS, type JobDefinition } from '../definitions/job-definition.js';
 import { UsageError } from '../shared/usage-error.js';
 import type { Logger } from '../shared/logger.js';
+import { CorruptChunkError } from '../outcomes/corrupt-chunk-error.js';
 import { Outcomes } from '../outcomes/outcomes.js';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/outcome-status.js';
 import type { PlatformClient } from '../platform/platform-client.js';
@@ -32,10 +33,17 @@ import { OpsAccess } from './auth/ops-access.js';
 import { SchedulePauses } from '../scheduler/schedule-pauses.js';
 import { OperatorActions } from './operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
+import { refuseRepeatedQuery } from './repeated-query.js';
 import { RateLimitRecord } from './rate-limit-record.js';
 import { registerRetryRoute } from './retry-route.js';
 import { registerCoverageRoute } from './coverage-route.js';
-import { opsServerLimits } from './server-limits.js';
+import {
+  FIRST_REQUEST_MS,
+  PROBATION_FIRST_REQUEST_MS,
+  PROBATION_PER_CONNECTION,
+  opsServerLimits,
+} from './server-limits.js';
+import { ConnectionBudget, type BudgetRefusal } from './connection-budget.js';
 
 export interface OpsServerOptions {
   readonly settings: Settings;
@@ -131,12 +139,13 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     forceCloseConnections: true,
     ...opsServerLimits(settings.http),
   });
-  app.server.maxConnections = settings.http.maxConnections;
-  logConnectionDrops(app, settings.http.maxConnections, logger);
+  budgetConnections(app, settings.http, logger);
   try {
     // Before anything listens: a server that would be open to the network refuses to start.
     const access = new OpsAccess(settings.http, logger, host);
     app.addHook('onRequest', access.hook);
+    app.addHook('preValidation', refuseRepeatedQuery);
+    app.setErrorHandler(answerKnownFailures(logger));
     await connectRedis(redis, settings.redis.url);
     const actions = new OperatorActions(redis, settings.redis.prefix, logger);
     await registerRoutes(app, { ...options, redis, outcomes, watched, actions, runQueues });
@@ -358,20 +367,52 @@ async function registerRoutes(app: FastifyInstance, context: RouteContext): Prom
   });
 }
 
-/** Says, at most once a minute, that the connection cap turned connections away. */
-function logConnectionDrops(app: FastifyInstance, cap: number, logger: Logger): void {
-  let dropped = 0;
+/**
+ * Puts the server's connections on a budget (connection-budget.ts) and says, at most once a
+ * minute, what it closed and why.
+ */
+function budgetConnections(app: FastifyInstance, http: Settings['http'], logger: Logger): void {
+  let closed: Partial<Record<BudgetRefusal, number>> = {};
   let lastLog = 0;
-  app.server.on('drop', () => {
-    dropped += 1;
-    if (Date.now() - lastLog < 60_000) return;
-    logger.warn(
-      { maxConnections: cap, dropped },
-      `the ops server holds http.maxConnections (${cap}) connections: new ones are closed at once`,
-    );
-    lastLog = Date.now();
-    dropped = 0;
-  });
+  const perAddress = Math.min(http.maxConnectionsPerAddress, http.maxConnections);
+  const budget = new ConnectionBudget(
+    {
+      total: http.maxConnections,
+      perAddress,
+      firstRequestMs: Math.min(FIRST_REQUEST_MS, http.requestTimeoutMs),
+      probation: PROBATION_PER_CONNECTION * http.maxConnections,
+      probationFirstRequestMs: PROBATION_FIRST_REQUEST_MS,
+    },
+    (why, address) => {
+      closed[why] = (closed[why] ?? 0) + 1;
+      if (Date.now() - lastLog < 60_000) return;
+      logger.warn(
+        {
+          maxConnections: http.maxConnections,
+          maxConnectionsPerAddress: perAddress,
+          closed,
+          lastAddress: address,
+        },
+        `the ops server closed connections beyond its budget (http.maxConnections ${http.maxConnections}, ` +
+          `http.maxConnectionsPerAddress ${perAddress}): ${why}`,
+      );
+      lastLog = Date.now();
+      closed = {};
+    },
+  );
+  budget.attach(app.server);
+}
+
+/**
+ * Failures with a message meant for the reader get it, as JSON: a corrupt packed chunk (one
+ * run's items, 500 and logged). Anything else is fastify's own answer.
+ */
+function answerKnownFailures(logger: Logger) {
+  return (error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (!(error instanceof CorruptChunkError)) throw error;
+    logger.error({ runId: error.runId, path: request.url.split('?')[0] }, error.message);
+    return reply.code(500).send({ error: error.message });
+  };
 }
 
 function sendPage(reply: FastifyReply, type: string, body: string): FastifyReply {

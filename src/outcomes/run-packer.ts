@@ -5,6 +5,7 @@ import type { OutcomeKeys } from './outcome-keys.js';
 import {
   decodeChunk,
   encodeChunk,
+  fitsChunk,
   ITEMS_PER_CHUNK,
   sortByBytes,
   type StoredItem,
@@ -128,7 +129,7 @@ export class RunPacker {
       for (let index = 1; index < flat.length; index += 2) {
         const chunk = flat[index];
         if (chunk !== undefined)
-          for (const [itemKey, json] of decodeChunk(chunk)) items.push(itemKey, json);
+          for (const [itemKey, json] of decodeChunk(chunk, runId)) items.push(itemKey, json);
       }
       for (let first = 0; first < items.length; first += 2 * RESTORE_BATCH) {
         const restored = await restoreItemsScript.run(
@@ -190,7 +191,9 @@ export class RunPacker {
         for (const [at, key] of keys.entries()) {
           const json = jsons[at];
           if (json === null || json === undefined) return undefined;
-          if (succeeded(json)) chunk.push([key, json]);
+          // An item too large for a chunk stays readable in the hash: a chunk is refused on
+          // reading beyond what its items can be (packed-chunks.ts).
+          if (succeeded(json) && fitsChunk(key, json)) chunk.push([key, json]);
           else stay.push(key, json);
         }
         if (chunk.length > 0) {

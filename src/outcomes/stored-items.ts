@@ -44,7 +44,7 @@ export class StoredItems {
         ],
         batch,
       )) as readonly (number | Buffer)[];
-      readReply(batch, reply, found);
+      readReply(runId, batch, reply, found);
     }
     return found;
   }
@@ -209,7 +209,7 @@ export class StoredItems {
           read.complete = false;
           return;
         }
-        yield decodeChunk(chunk);
+        yield decodeChunk(chunk, runId);
       }
     }
     // No chunk at all: the run was unpacked before its index was read.
@@ -239,6 +239,7 @@ function mergeByKey(a: readonly StoredItem[], b: readonly StoredItem[]): StoredI
 
 /** Adds to `found` the items of `itemKeys` in readItems-4.lua's reply. */
 function readReply(
+  runId: string,
   itemKeys: readonly string[],
   reply: readonly (number | Buffer)[],
   found: Map<string, string>,
@@ -255,7 +256,7 @@ function readReply(
     let items = chunks.get(number);
     if (items === undefined) {
       const value = reply[2 * count + number];
-      items = new Map(Buffer.isBuffer(value) && value.length > 0 ? decodeChunk(value) : []);
+      items = new Map(Buffer.isBuffer(value) && value.length > 0 ? decodeChunk(value, runId) : []);
       chunks.set(number, items);
     }
     return items;

@@ -72,6 +72,30 @@ describe('loadSettings', () => {
     );
   });
 
+  it('refuses a trusted proxy that is not an address or a range, naming the setting and the value', async () => {
+    const cwd = await configDirWith(undefined);
+    for (const [value, bad] of [
+      ['10.0.0.0/33', '10.0.0.0/33'],
+      ['999.1.1.1', '999.1.1.1'],
+      ['10.0.0.0/8,fd00::/129', 'fd00::/129'],
+      ['10.0.0.0/', '10.0.0.0/'],
+    ]) {
+      const error = await loadSettings({ env: { PAW_OPS_TRUSTED_PROXIES: value }, cwd }).catch(
+        (e: unknown) => e,
+      );
+      expect(error, value).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toContain(
+        `environment variable PAW_OPS_TRUSTED_PROXIES: http.auth.trustedProxies`,
+      );
+      expect((error as Error).message).toContain(`"${bad}" is not an IP address or a CIDR range`);
+    }
+    const { settings } = await loadSettings({
+      env: { PAW_OPS_TRUSTED_PROXIES: '10.0.0.0/8,192.168.1.7,fd00::/8,::1' },
+      cwd,
+    });
+    expect(settings.http.auth.trustedProxies).toHaveLength(4);
+  });
+
   it('reports broken YAML with its line', async () => {
     const cwd = await configDirWith('redis:\n  url: [unclosed\n');
     await expect(loadSettings({ env: {}, cwd })).rejects.toThrow(/paw\.yaml:\d+:\d+: invalid YAML/);

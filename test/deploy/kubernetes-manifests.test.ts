@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
@@ -26,6 +27,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Each kind the manifests use, with the model that validates it against its schema. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'v1/ConfigMap': ConfigMap,
   'v1/Namespace': Namespace,
@@ -78,6 +80,7 @@ describe.skipIf(!TOOL.available)('Kubernetes manifests (deploy/kubernetes)', () 
       'Deployment',
       'Deployment',
       'Namespace',
+      'NetworkPolicy',
       'PersistentVolumeClaim',
       'PodDisruptionBudget',
       'PodDisruptionBudget',
@@ -134,6 +137,38 @@ describe.skipIf(!TOOL.available)('Kubernetes manifests (deploy/kubernetes)', () 
       scaleTargetRef: { name: 'paw-worker' },
       triggers: [{ type: 'redis', metadata: { listName: 'paw:snapshot:wait' } }],
     });
+    // Only Prometheus and the ingress controller reach the ops port of every paw pod (the
+    // kubelet's probes come from the node, which the policy does not govern).
+    const policy = manifests.find((manifest) => manifest.kind === 'NetworkPolicy');
+    expect(policy?.spec).toEqual({
+      podSelector: { matchLabels: { 'app.kubernetes.io/name': 'paw' } },
+      policyTypes: ['Ingress'],
+      ingress: [
+        {
+          from: [
+            { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+            {
+              namespaceSelector: {
+                matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' },
+              },
+            },
+          ],
+          ports: [{ port: 'ops', protocol: 'TCP' }],
+        },
+      ],
+    });
+    for (const deployment of deployments) {
+      const labels = (
+        deployment.spec as { template: { metadata: { labels: Record<string, string> } } }
+      ).template.metadata.labels;
+      expect(labels['app.kubernetes.io/name'], `${deployment.metadata.name} is covered`).toBe(
+        'paw',
+      );
+      const pod = (
+        deployment.spec as { template: { spec: { containers: { ports: { name: string }[] }[] } } }
+      ).template.spec;
+      expect(pod.containers.flatMap((c) => c.ports.map((p) => p.name))).toEqual(['ops']);
+    }
     const settings = manifests.find((m) => m.metadata.name.startsWith('paw-settings'));
     expect(settings?.data?.['PAW_REDIS_PREFIX']).toBe('paw');
   });

@@ -77,6 +77,24 @@ describe('the ops server’s limits', () => {
     expect(silent.closedByServer, 'the server hung up on the silent connection').toBe(true);
   });
 
+  it('answers a query parameter given twice with 400 naming it, after the access check', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    for (const [path, name] of [
+      ['/api/runs?limit=1&limit=2', 'limit'],
+      ['/api/coverage?stale=1h&stale=2h', 'stale'],
+      ['/coverage?rows=5&sort=name&sort=state', 'sort'],
+    ] as const) {
+      const response = await request(`${server.url}${path}`, { headers: auth });
+      expect(response.statusCode, path).toBe(400);
+      expect(await response.body.json()).toEqual({
+        error: `query parameter ${name} given more than once: give each parameter once`,
+      });
+    }
+    const stranger = await request(`${server.url}/api/runs?limit=1&limit=2`);
+    await stranger.body.dump();
+    expect(stranger.statusCode).toBe(401);
+  });
+
   it('refuses a body larger than anything the ops server takes', async () => {
     const response = await request(`${server.url}/api/runs/some-run/retry`, {
       method: 'POST',
@@ -89,7 +107,7 @@ describe('the ops server’s limits', () => {
 });
 
 describe('the ops server’s connection cap', () => {
-  it('drops connections beyond http.maxConnections, and takes them again once others close', async () => {
+  it('holds a connection beyond http.maxConnections for one prompt request only, and takes them again once others close', async () => {
     const logs = captureLogs();
     const server = await startTestOpsServer(
       'ops-connection-cap',
@@ -106,9 +124,19 @@ describe('the ops server’s connection cap', () => {
         socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
         await answered;
       }
-      const third = await slowClient(server.url, '', '', { intervalMs: 50, silentMs: 20_000 });
-      expect(third.closedByServer, 'the server dropped the connection beyond its cap').toBe(true);
-      expect(third.response).toBe('');
+      // Beyond the cap, on probation: a silent connection is closed, a prompt request answered
+      // and its connection closed with the answer.
+      const silent = await slowClient(server.url, '', '', { intervalMs: 50, silentMs: 20_000 });
+      expect(silent.closedByServer, 'the server closed the silent connection').toBe(true);
+      expect(silent.response).toBe('');
+      const prompt = await slowClient(
+        server.url,
+        'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+        '',
+        { intervalMs: 50, silentMs: 20_000 },
+      );
+      expect(prompt.response).toMatch(/^HTTP\/1\.1 200 [^]*\r\nconnection: close\r\n/i);
+      expect(prompt.closedByServer, 'the server closed it with the answer').toBe(true);
       expect(held.every((socket) => !socket.destroyed && socket.readyState === 'open')).toBe(true);
       held.splice(0).forEach((socket) => socket.destroy());
       const status = await eventually(
@@ -120,7 +148,9 @@ describe('the ops server’s connection cap', () => {
         },
       );
       expect(status).toBe(200);
-      expect(logs.text()).toMatch(/holds http\.maxConnections \(2\) connections/);
+      expect(logs.text()).toMatch(
+        /closed connections beyond its budget \(http\.maxConnections 2, http\.maxConnectionsPerAddress 2\)/,
+      );
     } finally {
       held.forEach((socket) => socket.destroy());
       await server.close();

@@ -4,6 +4,7 @@ import { trimOutcomes } from '../../src/outcomes/outcome-retention.js';
 import type { ItemRow, ItemUpdate } from '../../src/outcomes/outcome-records.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
 import { PackingSweeper } from '../../src/outcomes/packing-sweeper.js';
+import { MAX_PACKED_ITEM_BYTES } from '../../src/outcomes/packed-chunks.js';
 import { RunPacker } from '../../src/outcomes/run-packer.js';
 import { StoredItems } from '../../src/outcomes/stored-items.js';
 import { RunItemsReader } from '../../src/ops/dashboard/run-items-reader.js';
@@ -136,6 +137,24 @@ describe('packing an ended run', () => {
       packed: false,
       why: 'packed',
     });
+  });
+
+  it('leaves an item too large for a chunk in the hash, readable, so no chunk it writes is refused on reading', async () => {
+    const prefix = uniquePrefix('pack-large');
+    const store = new Outcomes(redis, prefix);
+    const runId = 'nightly@large';
+    await finishedNight(store, runId, 20);
+    // A succeeded item with a reason larger than a chunk holds an item.
+    const reason = `"quoted"\n${'x'.repeat(MAX_PACKED_ITEM_BYTES)}`;
+    await store.items.record(runId, itemKeyOf(1), { status: 'succeeded', reason });
+    const before = await everything(store, prefix, runId, 20);
+
+    const packed = await new RunPacker(redis, store.keys).pack(runId);
+
+    expect(packed).toMatchObject({ packed: true, items: 20 - 3 - 1, kept: 3 + 1 });
+    expect(await redis.hexists(store.keys.items(runId), itemKeyOf(1))).toBe(1);
+    expect(await everything(store, prefix, runId, 20)).toEqual(before);
+    expect((await store.items.get(runId, itemKeyOf(1)))?.reason).toBe(reason);
   });
 
   it('leaves a run still running alone', async () => {

@@ -104,16 +104,11 @@ async function definitionCoverage(
       workloadRow(workload, targets, latest.get(workload.id), since, platform.api.vocabulary),
     );
   }
-  const counts = Object.fromEntries(COVERAGE_STATES.map((state) => [state, 0])) as Record<
-    CoverageState,
-    number
-  >;
-  for (const row of workloads) counts[row.state] += 1;
   return {
     definitionId: definition.id,
     enabled: definition.enabled,
     protectedSince: since?.toISOString() ?? null,
-    counts,
+    counts: countStates(workloads),
     workloads,
   };
 }
@@ -141,10 +136,20 @@ function workloadRow(
   }
   if (outcome === undefined) return { ...row, state: 'never' };
   if (outcome.status !== 'succeeded') return { ...row, state: 'failing' };
+  return { ...row, state: freshness(outcome.lastSuccessMs, since), reason: null };
+}
+
+/**
+ * A workload whose last outcome succeeded: protected when that success is no older than
+ * `since` (always, when there is no `since`), else stale.
+ */
+function freshness(
+  lastSuccessMs: number | undefined,
+  since: Date | undefined,
+): 'protected' | 'stale' {
   const fresh =
-    since === undefined ||
-    (outcome.lastSuccessMs !== undefined && outcome.lastSuccessMs >= since.getTime());
-  return fresh ? { ...row, state: 'protected', reason: null } : { ...row, state: 'stale' };
+    since === undefined || (lastSuccessMs !== undefined && lastSuccessMs >= since.getTime());
+  return fresh ? 'protected' : 'stale';
 }
 
 function fromOutcome(
@@ -218,6 +223,48 @@ export interface CoverageReport {
   readonly definitions: readonly DefinitionCoverage[];
 }
 
+/**
+ * `report` judged again as if computed with `staleAfterMs` (`--stale`) at its own time: only a
+ * succeeded workload's state depends on it (protected or stale), so this needs neither the
+ * platform nor the index. `/api/coverage?stale=` answers every value from one computed report.
+ */
+export function withStaleAfter(report: CoverageReport, staleAfterMs: number): CoverageReport {
+  const since = new Date(Date.parse(report.generatedAt) - staleAfterMs);
+  const definitions = report.definitions.map((definition) => {
+    const workloads = definition.workloads.map((row) =>
+      row.state === 'protected' || row.state === 'stale'
+        ? {
+            ...row,
+            state: freshness(
+              row.lastSuccessAt === null ? undefined : Date.parse(row.lastSuccessAt),
+              since,
+            ),
+          }
+        : row,
+    );
+    return {
+      ...definition,
+      protectedSince: since.toISOString(),
+      counts: countStates(workloads),
+      workloads,
+    };
+  });
+  return { ...report, allProtected: allProtected(definitions), definitions };
+}
+
+function countStates(workloads: readonly CoverageRow[]): Record<CoverageState, number> {
+  const counts = Object.fromEntries(COVERAGE_STATES.map((state) => [state, 0])) as Record<
+    CoverageState,
+    number
+  >;
+  for (const row of workloads) counts[row.state] += 1;
+  return counts;
+}
+
+function allProtected(definitions: readonly DefinitionCoverage[]): boolean {
+  return definitions.every((report) => report.workloads.every((row) => row.state === 'protected'));
+}
+
 /** The one computation behind `paw coverage` and `/api/coverage`. */
 export async function coverageReport(
   definitions: readonly SnapshotDefinition[],
@@ -231,9 +278,7 @@ export async function coverageReport(
   }
   return {
     generatedAt: options.now.toISOString(),
-    allProtected: reports.every((report) =>
-      report.workloads.every((row) => row.state === 'protected'),
-    ),
+    allProtected: allProtected(reports),
     definitions: reports,
   };
 }

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { parseAddressRange } from '../../shared/address-range.js';
 
 /** Whether `address` (a peer's IP) is one of `entries` (IPs or CIDR ranges). */
 export function addressMatcher(
@@ -6,10 +7,11 @@ export function addressMatcher(
 ): (address: string | undefined) => boolean {
   const list = new BlockList();
   for (const entry of entries) {
-    const [ip = '', bits] = entry.split('/');
-    const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-    if (bits === undefined) list.addAddress(ip, family);
-    else list.addSubnet(ip, Number(bits), family);
+    // The settings schema refused anything else, naming the setting and the entry.
+    const range = parseAddressRange(entry);
+    if (range === undefined) throw new TypeError(`not an IP address or CIDR range: ${entry}`);
+    if (range.bits === undefined) list.addAddress(range.ip, range.family);
+    else list.addSubnet(range.ip, range.bits, range.family);
   }
   return (address) => {
     if (address === undefined) return false;

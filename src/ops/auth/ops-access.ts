@@ -46,7 +46,9 @@ const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 const METRICS_PATH = '/metrics';
 /**
  * Failed credential attempts a client may make in a window before it is refused (429) until
- * the window ends: a person mistyping is not held back, a guesser gets 10 a minute.
+ * the window ends: a person mistyping is not held back, a guesser gets 10 a minute. Counted per
+ * surface (the dashboard and `/api`, and `/metrics`), so a scraper with a stale token does not
+ * lock the people behind the same address out of the dashboard, nor they it.
  */
 const FAILED_ATTEMPTS_ALLOWED = 10;
 const FAILED_ATTEMPTS_WINDOW_MS = 60_000;
@@ -82,6 +84,10 @@ export class OpsAccess {
   private readonly verified = new Map<string, string>();
   private readonly lastFailureLog = new Map<string, number>();
   private readonly attempts = new FailedAttempts(
+    FAILED_ATTEMPTS_ALLOWED,
+    FAILED_ATTEMPTS_WINDOW_MS,
+  );
+  private readonly metricsAttempts = new FailedAttempts(
     FAILED_ATTEMPTS_ALLOWED,
     FAILED_ATTEMPTS_WINDOW_MS,
   );
@@ -164,15 +170,15 @@ export class OpsAccess {
     if (path === METRICS_PATH) {
       if (this.metricsTokens === undefined) return;
       const client = clientOf(request);
-      const wait = this.attempts.retryAfterSeconds(client);
+      const wait = this.metricsAttempts.retryAfterSeconds(client);
       if (wait > 0) {
         this.tooManyAttempts(request, reply, wait);
         return;
       }
       const presented = request.headers.authorization !== undefined;
-      if (presented) this.attempts.begin(client);
+      if (presented) this.metricsAttempts.begin(client);
       if (this.bearerIn(request, this.metricsTokens) !== undefined) {
-        if (presented) this.attempts.succeeded(client);
+        if (presented) this.metricsAttempts.succeeded(client);
         return;
       }
       this.refuse(
@@ -235,15 +241,17 @@ export class OpsAccess {
     const header = request.headers.authorization ?? '';
     const bearer = this.tokens !== undefined && /^bearer\s/i.test(header);
     const basic = this.users !== undefined && /^basic /i.test(header);
+    // A proxy's secret is guessed like a token: its attempts count the same way.
+    const presented = bearer || basic || this.proxy?.presents(request) === true;
     const client = clientOf(request);
-    if (bearer || basic) {
+    if (presented) {
       const wait = this.attempts.retryAfterSeconds(client);
       if (wait > 0) return { retryAfterSeconds: wait };
       this.attempts.begin(client);
     }
     const authentication = await this.checkCredentials(request, bearer, basic);
     const counted = authentication !== undefined && 'refused' in authentication;
-    if ((bearer || basic) && !counted) this.attempts.succeeded(client);
+    if (presented && !counted) this.attempts.succeeded(client);
     return authentication;
   }
 

@@ -26,6 +26,14 @@ export class TrustedProxy {
     this.trusted = addressMatcher(addresses);
   }
 
+  /** Whether the request carries the user header or the secret header (an attempt to count). */
+  presents(request: FastifyRequest): boolean {
+    return (
+      headerValues(request, this.userHeader).length > 0 ||
+      headerValues(request, PROXY_SECRET_HEADER).length > 0
+    );
+  }
+
   /** Undefined when the request carries neither the user header nor the secret header. */
   identify(request: FastifyRequest): ProxyVerdict | undefined {
     const users = headerValues(request, this.userHeader);

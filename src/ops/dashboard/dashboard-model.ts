@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { JobDefinition } from '../../definitions/job-definition.js';
+import { CorruptChunkError } from '../../outcomes/corrupt-chunk-error.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
@@ -84,6 +85,8 @@ export interface RunView {
   readonly items: readonly ItemRecord[];
   /** Items left out (succeeded ones of a large run, or beyond the per-run limit). */
   readonly itemsNotShown: number;
+  /** Why the run's items could not be read (a corrupt packed chunk); the run is shown without. */
+  readonly itemsError?: string;
   /** A snapshot run's progress over time. */
   readonly progress?: RunProgress;
   /** A window run's timeline. */
@@ -226,6 +229,21 @@ async function loadRunViews(
  * size: a running run of 100,000 queued items reads `itemsPerRun` of them.
  */
 export async function loadRunView(
+  reader: RunItemsReader,
+  run: RunRecord,
+  itemsPerRun: number,
+  pictures?: RunPictures,
+): Promise<RunView> {
+  try {
+    return await loadRunItems(reader, run, itemsPerRun, pictures);
+  } catch (error) {
+    // One run's unreadable items must not take the page or the other runs with them.
+    if (!(error instanceof CorruptChunkError)) throw error;
+    return { run, items: [], itemsNotShown: run.counts.total, itemsError: error.message };
+  }
+}
+
+async function loadRunItems(
   reader: RunItemsReader,
   run: RunRecord,
   itemsPerRun: number,

@@ -305,6 +305,7 @@ function renderRun(view: RunView, context: PageContext): SafeHtml {
             </tbody>
           </table>`
     }
+    ${view.itemsError === undefined ? '' : html`<p class="problem">${view.itemsError}</p>`}
     ${view.itemsNotShown > 0 ? html`<p class="muted">… and ${view.itemsNotShown} more item${view.itemsNotShown === 1 ? '' : 's'} (<code>paw outcomes --run ${run.runId}</code>)</p>` : ''}
   </details>`;
 }

@@ -137,6 +137,41 @@ describe('paw coverage after three nights, against the simulator', () => {
     }
   });
 
+  it('/api/coverage?stale= answers 300 distinct values from one computed report, as the command judges', async () => {
+    const server = await startCoverageOpsServer(harness, [definition]);
+    const platformRequests = async () =>
+      ((await (await fetch(`${harness.sim.baseUrl}/_sim/stats`)).json()) as { requests: number })
+        .requests;
+    try {
+      const before = await platformRequests();
+      expect((await fetch(`${server.url}/api/coverage?stale=1h`)).status).toBe(200);
+      const oneReport = (await platformRequests()) - before;
+      expect(oneReport, 'one report lists the platform').toBeGreaterThan(0);
+      for (let minutes = 61; minutes < 360; minutes += 1) {
+        const answer = await fetch(`${server.url}/api/coverage?stale=${minutes}m`);
+        expect(answer.status).toBe(200);
+        await answer.body?.cancel();
+      }
+      // Every answer came from at most two computations (the report is reused for 30 s).
+      expect((await platformRequests()) - before).toBeLessThanOrEqual(2 * oneReport);
+
+      // Judged from that one report, each state is what `paw coverage --stale` computes.
+      const states = (report: CoverageReport) =>
+        new Map(report.definitions[0]?.workloads.map((row) => [row.workloadId, row.state]));
+      for (const stale of ['1s', '30d']) {
+        const api = (await (
+          await fetch(`${server.url}/api/coverage?stale=${stale}`)
+        ).json()) as CoverageReport;
+        const cli = json<CoverageReport>(await paw(['coverage', '--stale', stale, '--json']));
+        expect(states(api), `--stale ${stale}`).toEqual(states(cli));
+        expect([...states(api).values()]).toContain(stale === '1s' ? 'stale' : 'protected');
+        expect(api.definitions[0]?.counts).toEqual(cli.definitions[0]?.counts);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('prints a table of what is not protected, and exits 2 on bad usage', async () => {
     const table = await paw(['coverage']);
     expect(table.code).toBe(1);
