@@ -58,6 +58,19 @@ describe('the layout is the architecture', () => {
     }
     expect(upward).toEqual([]);
   });
+
+  it('keeps every Redis script in a .lua file: no TypeScript under src/ holds one as a string', () => {
+    const source = fileURLToPath(new URL('src/', ROOT));
+    const inline = (readdirSync(source, { recursive: true }) as string[])
+      .filter((path) => path.endsWith('.ts'))
+      .filter((path) => {
+        const text = readFileSync(join(source, path), 'utf8');
+        const constructs =
+          /new RedisScript\(/.test(text) && !path.endsWith(join('redis', 'lua-file.ts'));
+        return constructs || /redis\.call\(|defineCommand\(/.test(text);
+      });
+    expect(inline).toEqual([]);
+  });
 });
 
 /**
