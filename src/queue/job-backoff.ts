@@ -1,12 +1,12 @@
 import type { Settings } from '../config/settings-schema.js';
-import { jitteredBackoff } from '../shared/backoff.js';
+import { jitteredBackoff } from '../shared/jittered-backoff.js';
 
 /** The `backoff.type` of paw's jobs, served by {@link createBackoffStrategy}. */
 export const PAW_BACKOFF_TYPE = 'paw-exponential-jitter';
 
 /**
  * The delay before a job's retry number `attemptsMade` (1 for the first retry): paw's backoff
- * (shared/backoff.ts) over `queues.backoff`. An error may ask for a longer wait with a numeric
+ * (src/shared/jittered-backoff.ts) over `queues.backoff`. An error may ask for a longer wait with a numeric
  * `retryAfterMs` property (e.g. the platform rate-limited the call); the longer of the two is
  * used.
  */
@@ -25,7 +25,8 @@ export function backoffDelay(
 
 /**
  * The `settings.backoffStrategy` a BullMQ Worker needs for jobs whose backoff type is
- * {@link PAW_BACKOFF_TYPE} (see worker-options.ts).
+ * {@link PAW_BACKOFF_TYPE} (given to the run queues' workers, run-queues.ts, and to the notification
+ * queue's).
  */
 export function createBackoffStrategy(
   settings: Settings['queues']['backoff'],

@@ -1,5 +1,5 @@
-import { SkipDays, type SkipCalendar } from './schedule/skip-days.js';
-import type { ScheduleFields } from './schedule-schema.js';
+import { SkipDays, type SkipCalendar } from './skip-days.js';
+import type { ScheduleFields } from '../schedule-schema.js';
 
 const cache = new WeakMap<ScheduleFields, SkipDays>();
 

@@ -4,7 +4,7 @@ import type { DefinitionSet } from '../../definitions/definition-set.js';
 import type { JobDefinition } from '../../definitions/job-definition.js';
 import type { Shutdown } from '../../shared/shutdown.js';
 import type { Logger } from '../../shared/logger.js';
-import { createBackoffStrategy } from '../../queue/backoff.js';
+import { createBackoffStrategy } from '../../queue/job-backoff.js';
 import { Outcomes } from '../../outcomes/outcomes.js';
 import { openSubsystemConnection } from '../../redis/redis-connection.js';
 import type { NotificationResult } from '../metrics/notification-metrics.js';

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings-schema.js';
 import { quietQueue } from '../quiet-queue.js';
 import type { Logger } from '../../shared/logger.js';
-import { PAW_BACKOFF_TYPE } from '../backoff.js';
+import { PAW_BACKOFF_TYPE } from '../job-backoff.js';
 
 /** The BullMQ queue of notifications, under `redis.prefix` (reserved: no job kind may use it). */
 export const NOTIFY_QUEUE_NAME = 'notify';

@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/shared/logger.js';
-import { SharedRequestGate } from '../../src/platform/rate-limit/shared-request-gate.js';
-import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
-import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
-import { eventually } from '../testkit/eventually.js';
+import { silentLogger } from '../../../src/shared/logger.js';
+import { SharedRequestGate } from '../../../src/platform/rate-limit/shared-request-gate.js';
+import { startPrivateRedisServer } from '../../../src/redis/private-redis-server.js';
+import { connectTestRedis, uniquePrefix } from '../../testkit/redis-connection.js';
+import { eventually } from '../../testkit/eventually.js';
 
 /** The request gate shared through Redis, with one connection per gate as separate processes have. */
 describe('SharedRequestGate', () => {
