@@ -27,12 +27,8 @@ describe("the platform's 429s, recorded by the workers for the dashboard", () =>
       .filter((cluster) => cluster.connectionState === 'Connected')
       .map((cluster) => cluster.id);
     // Three status reads answer 429 (the worker retries each, so the run still succeeds).
-    await fetch(`${kit.sim.baseUrl}/_sim/faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        operations: { getSnapshotJobStatus: { tooManyRequestsRate: 1, times: 3 } },
-      }),
+    await kit.control('PUT', '/_sim/faults', {
+      operations: { getSnapshotJobStatus: { tooManyRequestsRate: 1, times: 3 } },
     });
     const before = new Date(Date.now() - 60_000);
     const runId = await kit.fire({

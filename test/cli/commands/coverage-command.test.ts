@@ -55,9 +55,7 @@ describe('paw coverage after three nights, against the simulator', () => {
     const [coverage] = report.definitions;
     expect(coverage?.definitionId).toBe('nightly');
 
-    const sim = (await (
-      await fetch(`${harness.sim.baseUrl}/_sim/jobs`)
-    ).json()) as JobScheduleReport;
+    const sim = (await harness.control('GET', '/_sim/jobs')) as JobScheduleReport;
     const disconnected = new Set(
       harness.sim.clusters.filter((c) => c.connectionState === 'Disconnected').map((c) => c.id),
     );
