@@ -1,8 +1,8 @@
-import type { Settings } from '../config/settings-schema.js';
-import { displayPath, formatProblem } from '../definitions/definition-problem.js';
-import { DefinitionSet } from '../definitions/definition-set.js';
-import { checkOptionsFrom, loadDefinitionsToSchedule } from '../definitions/load-definitions.js';
-import type { Logger } from '../shared/logger.js';
+import type { Settings } from '../../config/settings-schema.js';
+import { displayPath, formatProblem } from '../../definitions/definition-problem.js';
+import { DefinitionSet } from '../../definitions/definition-set.js';
+import { checkOptionsFrom, loadDefinitionsToSchedule } from '../../definitions/load-definitions.js';
+import type { Logger } from '../../shared/logger.js';
 
 /**
  * The definitions a scheduling command (`paw scheduler`, `paw start`) starts with, and its first

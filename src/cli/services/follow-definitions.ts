@@ -1,10 +1,10 @@
-import { startDefinitionsReloader } from './services/definitions-reloader.js';
-import type { Settings } from '../config/settings-schema.js';
-import type { DefinitionSet } from '../definitions/definition-set.js';
-import { checkOptionsFrom } from '../definitions/load-definitions.js';
-import type { Shutdown } from '../shared/shutdown.js';
-import type { Logger } from '../shared/logger.js';
-import type { PawMetrics } from '../ops/metrics/paw-metrics.js';
+import { startDefinitionsReloader } from './definitions-reloader.js';
+import type { Settings } from '../../config/settings-schema.js';
+import type { DefinitionSet } from '../../definitions/definition-set.js';
+import { checkOptionsFrom } from '../../definitions/load-definitions.js';
+import type { Shutdown } from '../../shared/shutdown.js';
+import type { Logger } from '../../shared/logger.js';
+import type { PawMetrics } from '../../ops/metrics/paw-metrics.js';
 
 /**
  * Keeps a scheduling process's definitions in step with `jobs.dir` (on change when

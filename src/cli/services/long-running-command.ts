@@ -1,6 +1,6 @@
-import type { Settings } from '../config/settings-schema.js';
-import { createLogger, type Logger } from '../shared/logger.js';
-import { loadCommandSettings, type SettingsFlags } from './command-settings.js';
+import type { Settings } from '../../config/settings-schema.js';
+import { createLogger, type Logger } from '../../shared/logger.js';
+import { loadCommandSettings, type SettingsFlags } from '../command-settings.js';
 import { checkOpsExposure } from './serve-ops.js';
 
 /** What a long-running command (`paw scheduler`, `paw start`, `paw worker`) opens first. */

@@ -1,9 +1,9 @@
-import type { DefinitionSet } from '../definitions/definition-set.js';
-import type { PawMetrics } from '../ops/metrics/paw-metrics.js';
-import type { Outcomes } from '../outcomes/outcomes.js';
-import type { PlatformClient } from '../platform/platform-client.js';
-import { Shutdown } from '../shared/shutdown.js';
-import type { SettingsFlags } from './command-settings.js';
+import type { DefinitionSet } from '../../definitions/definition-set.js';
+import type { PawMetrics } from '../../ops/metrics/paw-metrics.js';
+import type { Outcomes } from '../../outcomes/outcomes.js';
+import type { PlatformClient } from '../../platform/platform-client.js';
+import { Shutdown } from '../../shared/shutdown.js';
+import type { SettingsFlags } from '../command-settings.js';
 import { definitionsToSchedule } from './definitions-to-schedule.js';
 import { followDefinitionChanges } from './follow-definitions.js';
 import { openLongRunningCommand, type LongRunningCommand } from './long-running-command.js';

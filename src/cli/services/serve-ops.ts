@@ -1,14 +1,14 @@
-import type { Settings } from '../config/settings-schema.js';
-import type { DefinitionSet } from '../definitions/definition-set.js';
-import type { JobDefinition } from '../definitions/job-definition.js';
-import type { Shutdown } from '../shared/shutdown.js';
-import type { Logger } from '../shared/logger.js';
-import { OpsAccess } from '../ops/auth/ops-access.js';
-import { PawMetrics } from '../ops/metrics/paw-metrics.js';
-import { startOpsServer, type OpsServer } from '../ops/ops-server.js';
-import type { Outcomes } from '../outcomes/outcomes.js';
-import type { PlatformClient } from '../platform/platform-client.js';
-import { PAW_VERSION } from '../shared/paw-version.js';
+import type { Settings } from '../../config/settings-schema.js';
+import type { DefinitionSet } from '../../definitions/definition-set.js';
+import type { JobDefinition } from '../../definitions/job-definition.js';
+import type { Shutdown } from '../../shared/shutdown.js';
+import type { Logger } from '../../shared/logger.js';
+import { OpsAccess } from '../../ops/auth/ops-access.js';
+import { PawMetrics } from '../../ops/metrics/paw-metrics.js';
+import { startOpsServer, type OpsServer } from '../../ops/ops-server.js';
+import type { Outcomes } from '../../outcomes/outcomes.js';
+import type { PlatformClient } from '../../platform/platform-client.js';
+import { PAW_VERSION } from '../../shared/paw-version.js';
 
 /**
  * The metrics of a long-running command. With `http.port` 0 nothing can scrape Node's process

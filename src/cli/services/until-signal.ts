@@ -1,4 +1,4 @@
-import type { Shutdown } from '../shared/shutdown.js';
+import type { Shutdown } from '../../shared/shutdown.js';
 
 /** Resolves when the shutdown begins (the first SIGTERM or SIGINT), for long-running commands. */
 function untilShutdownBegins(shutdown: Shutdown): Promise<void> {
