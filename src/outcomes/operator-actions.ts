@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../shared/logger.js';
-import type { OpsUser } from './auth/ops-access.js';
+import type { OpsUser } from '../ops/auth/ops-access.js';
 
 /** Operator actions kept (a capped Redis stream): who changed what through the ops server. */
 const KEPT = 1000;

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
-import { INDEXED_ITEM_STATUSES, OutcomeKeys } from '../../outcomes/outcome-keys.js';
-import { itemFromStored, type ItemRecord } from '../../outcomes/outcome-records.js';
-import type { ItemStatus } from '../../outcomes/outcome-status.js';
-import { StoredItems } from '../../outcomes/stored-items.js';
+import { INDEXED_ITEM_STATUSES, OutcomeKeys } from './outcome-keys.js';
+import { itemFromStored, type ItemRecord } from './outcome-records.js';
+import type { ItemStatus } from './outcome-status.js';
+import { StoredItems } from './stored-items.js';
 
 /** Items asked of Redis per SSCAN step. */
 const SCAN_COUNT = 1000;

@@ -8,8 +8,8 @@ import { isActiveStatus, type ItemStatus } from '../outcomes/outcome-status.js';
 import { runIdFor } from '../queue/run-id.js';
 import { RunProducer } from '../queue/run-producer.js';
 import type { RunQueues } from '../queue/run-queues.js';
-import { RunFirer } from '../scheduler/run-firer.js';
-import type { OperatorAction, OperatorActions } from './operator-actions.js';
+import { RunFirer } from './run-firer.js';
+import type { OperatorAction, OperatorActions } from '../outcomes/operator-actions.js';
 
 /** What a retry takes again unless told otherwise: every item that ended without success. */
 export const DEFAULT_RETRY_STATUSES: readonly ItemStatus[] = ['failed', 'timed-out', 'canceled'];

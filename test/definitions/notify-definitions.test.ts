@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDefinitions } from '../../../src/definitions/load-definitions.js';
-import { jobsFolder } from '../../testkit/definitions.js';
+import { checkDefinitions } from '../../src/definitions/load-definitions.js';
+import { jobsFolder } from '../testkit/definitions.js';
 
 const BASE = `id: nightly
 kind: snapshot

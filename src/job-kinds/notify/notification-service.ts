@@ -7,7 +7,7 @@ import type { Logger } from '../../shared/logger.js';
 import { createBackoffStrategy } from '../../queue/job-backoff.js';
 import { Outcomes } from '../../outcomes/outcomes.js';
 import { openSubsystemConnection } from '../../redis/redis-connection.js';
-import type { NotificationResult } from '../metrics/notification-metrics.js';
+import type { NotificationResult } from '../../ops/metrics/notification-metrics.js';
 import {
   NOTIFY_QUEUE_NAME,
   type NotificationProducer,
@@ -16,8 +16,8 @@ import {
 import { notificationProducerOn } from '../../queue/notifications/open-notification-producer.js';
 import { RunNotifier } from './run-notifier.js';
 import { WebhookDeliveryError, WebhookSender } from './webhook-sender.js';
-import { toJobError } from '../../job-kinds/job-failure.js';
-import { failureVerdict } from '../../job-kinds/settle-failure.js';
+import { toJobError } from '../job-failure.js';
+import { failureVerdict } from '../settle-failure.js';
 import { attemptNumber } from '../../queue/step-job.js';
 import { QueueWorkers } from '../../queue/workers/queue-workers.js';
 

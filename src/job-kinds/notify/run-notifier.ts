@@ -7,9 +7,9 @@ import type { Logger } from '../../shared/logger.js';
 import type { Outcomes } from '../../outcomes/outcomes.js';
 import type { ItemRecord } from '../../outcomes/outcome-records.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
-import type { NotificationResult } from '../metrics/notification-metrics.js';
+import type { NotificationResult } from '../../ops/metrics/notification-metrics.js';
 import type { DigestJobData } from '../../queue/notifications/notification-queue.js';
-import { digestSlackMessage, type CoverageDigest } from './coverage-digest.js';
+import { digestSlackMessage, type CoverageDigest } from '../snapshot/coverage/coverage-digest.js';
 import { buildRunSummary, slackMessage } from './run-summary.js';
 import { describeWebhook } from './webhook-address.js';
 import type { WebhookSender } from './webhook-sender.js';
@@ -90,7 +90,7 @@ export class RunNotifier {
 
   /**
    * Sends a definition's morning digest (built where coverage is computed:
-   * src/ops/notify/coverage-digests.ts), once: marked like a run summary, under
+   * src/job-kinds/snapshot/coverage/coverage-digests.ts), once: marked like a run summary, under
    * `<prefix>:notifications:sent:digest:<definitionId>:<day>`.
    */
   async sendDigest(data: DigestJobData): Promise<NotificationResult> {

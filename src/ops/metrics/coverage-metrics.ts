@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
 
-/** One definition's workload counts by coverage state (src/job-kinds/snapshot/coverage.ts). */
+/** One definition's workload counts by coverage state (src/job-kinds/snapshot/coverage/coverage-report.ts). */
 export interface DefinitionCounts {
   readonly definitionId: string;
   readonly counts: Readonly<Record<string, number>>;
@@ -9,7 +9,7 @@ export interface DefinitionCounts {
 /**
  * `paw_coverage_workloads{definition, state}`: how many workloads of each snapshot definition
  * are protected, failing, stale, skipped or never reached, from the last coverage report
- * (src/ops/coverage-refresher.ts). Labels stay bounded: definitions and the five states, never a
+ * (src/job-kinds/snapshot/coverage/coverage-refresher.ts). Labels stay bounded: definitions and the five states, never a
  * workload.
  */
 export class CoverageMetrics {

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '../shared/logger.js';
-import type { PlatformObserver } from '../platform/platform-observer.js';
-import { openSubsystemConnection, type ProcessParts } from '../redis/redis-connection.js';
+import type { Logger } from '../../shared/logger.js';
+import type { PlatformObserver } from '../platform-observer.js';
+import { openSubsystemConnection, type ProcessParts } from '../../redis/redis-connection.js';
 
 const SECOND_MS = 1000;
 const HOUR_MS = 3_600_000;

@@ -13,7 +13,7 @@ const NOTIFY_JOB_NAME = 'run-ended';
 const DIGEST_JOB_NAME = 'coverage-digest';
 
 /**
- * A definition's morning digest of coverage (src/ops/notify/coverage-digest.ts builds `body`, the
+ * A definition's morning digest of coverage (src/job-kinds/snapshot/coverage/coverage-digest.ts builds `body`, the
  * message to post; the webhook is looked up by `definitionId` where it is sent, never carried).
  */
 export interface DigestJobData {

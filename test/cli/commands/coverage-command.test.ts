@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDefinition } from '../../../src/definitions/job-definition.js';
-import type { CoverageReport } from '../../../src/job-kinds/snapshot/coverage.js';
+import type { CoverageReport } from '../../../src/job-kinds/snapshot/coverage/coverage-report.js';
 import type { RunRecord } from '../../../src/outcomes/outcome-records.js';
 import type { JobScheduleReport } from '../../../src/simulator/job-schedule-report.js';
 import type { ProcessorHarness } from '../../job-kinds/processor-harness.js';

@@ -12,8 +12,8 @@ import { NOTIFY_QUEUE_NAME } from '../../../src/queue/notifications/notification
 import {
   startNotificationService,
   type NotificationService,
-} from '../../../src/ops/notify/notification-service.js';
-import { WebhookSender } from '../../../src/ops/notify/webhook-sender.js';
+} from '../../../src/job-kinds/notify/notification-service.js';
+import { WebhookSender } from '../../../src/job-kinds/notify/webhook-sender.js';
 import { internalAddressKind } from '../../../src/shared/internal-address.js';
 import { Outcomes } from '../../../src/outcomes/outcomes.js';
 import { RunProducer } from '../../../src/queue/run-producer.js';
@@ -22,9 +22,9 @@ import { exampleDefinition } from '../../testkit/definitions.js';
 import { captureLogs } from '../../testkit/log-capture.js';
 import { parsePrometheusText, sumOf } from '../../testkit/prometheus-text.js';
 import { connectTestRedis } from '../../testkit/redis-connection.js';
-import { opsSettings } from '../ops-settings.js';
-import { recordRun } from '../recorded-runs.js';
-import { WebhookReceiver } from '../webhook-receiver.js';
+import { opsSettings } from '../../ops/ops-settings.js';
+import { recordRun } from '../../ops/recorded-runs.js';
+import { WebhookReceiver } from '../../ops/webhook-receiver.js';
 
 const TOKEN = 'XOXB-secret-hook-token-7f3a9c';
 

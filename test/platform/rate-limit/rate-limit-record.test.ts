@@ -1,11 +1,11 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureLogs } from '../testkit/log-capture.js';
-import { eventually } from '../testkit/eventually.js';
-import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
-import { startOpsServer } from '../../src/ops/ops-server.js';
-import { RateLimitRecord } from '../../src/ops/rate-limit-record.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../testkit/worker-kit.js';
+import { captureLogs } from '../../testkit/log-capture.js';
+import { eventually } from '../../testkit/eventually.js';
+import { PawMetrics } from '../../../src/ops/metrics/paw-metrics.js';
+import { startOpsServer } from '../../../src/ops/ops-server.js';
+import { RateLimitRecord } from '../../../src/platform/rate-limit/rate-limit-record.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../../testkit/worker-kit.js';
 
 /**
  * A real `paw worker` process meets 429s from the platform: each one lands in the record the

@@ -1,5 +1,5 @@
-import type { DefinitionCoverage } from '../../job-kinds/snapshot/coverage.js';
-import { slackEscape } from './run-summary.js';
+import type { DefinitionCoverage } from './coverage-report.js';
+import { slackEscape } from '../../notify/run-summary.js';
 
 /** A failing or stale workload, as the digest lists it. */
 interface DigestWorkload {

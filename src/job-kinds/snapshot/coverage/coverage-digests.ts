@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
-import type { Settings } from '../../config/settings-schema.js';
-import type { JobDefinition } from '../../definitions/job-definition.js';
-import { snapshotDefinitions, type CoverageReport } from '../../job-kinds/snapshot/coverage.js';
-import type { SnapshotDefinition } from '../../definitions/snapshot-definition.js';
-import type { NotificationProducer } from '../../queue/notifications/notification-queue.js';
-import type { Logger } from '../../shared/logger.js';
-import type { Shutdown } from '../../shared/shutdown.js';
-import { wallClockAt } from '../../shared/time-zone.js';
+import type { Settings } from '../../../config/settings-schema.js';
+import type { JobDefinition } from '../../../definitions/job-definition.js';
+import { snapshotDefinitions, type CoverageReport } from './coverage-report.js';
+import type { SnapshotDefinition } from '../../../definitions/snapshot-definition.js';
+import type { NotificationProducer } from '../../../queue/notifications/notification-queue.js';
+import type { Logger } from '../../../shared/logger.js';
+import type { Shutdown } from '../../../shared/shutdown.js';
+import { wallClockAt } from '../../../shared/time-zone.js';
 import { buildCoverageDigest } from './coverage-digest.js';
 
 /** How often a process looks whether a digest is due (a digest is at most this late). */
@@ -21,7 +21,7 @@ export interface CoverageDigestsOptions {
   readonly producer: NotificationProducer;
   /** The definitions loaded now. */
   readonly definitions: () => readonly JobDefinition[];
-  /** `coverageReport` of these definitions (src/job-kinds/snapshot/coverage.ts) at `now`. */
+  /** `coverageReport` of these definitions (src/job-kinds/snapshot/coverage/coverage-report.ts) at `now`. */
   readonly coverage: (
     definitions: readonly SnapshotDefinition[],
     now: Date,

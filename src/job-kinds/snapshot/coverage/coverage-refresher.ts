@@ -1,14 +1,14 @@
 import type { Redis } from 'ioredis';
-import type { Settings } from '../config/settings-schema.js';
-import type { JobDefinition } from '../definitions/job-definition.js';
-import { coverageReport, snapshotDefinitions } from '../job-kinds/snapshot/coverage.js';
-import type { CoverageIndex } from '../outcomes/coverage-index.js';
-import type { OutcomeQueries } from '../outcomes/outcome-queries.js';
-import { isActiveStatus } from '../outcomes/outcome-status.js';
-import type { PlatformClient } from '../platform/platform-client.js';
-import type { Logger } from '../shared/logger.js';
-import type { Shutdown } from '../shared/shutdown.js';
-import type { CoverageMetrics, DefinitionCounts } from './metrics/coverage-metrics.js';
+import type { Settings } from '../../../config/settings-schema.js';
+import type { JobDefinition } from '../../../definitions/job-definition.js';
+import { coverageReport, snapshotDefinitions } from './coverage-report.js';
+import type { CoverageIndex } from '../../../outcomes/coverage-index.js';
+import type { OutcomeQueries } from '../../../outcomes/outcome-queries.js';
+import { isActiveStatus } from '../../../outcomes/outcome-status.js';
+import type { PlatformClient } from '../../../platform/platform-client.js';
+import type { Logger } from '../../../shared/logger.js';
+import type { Shutdown } from '../../../shared/shutdown.js';
+import type { CoverageMetrics, DefinitionCounts } from '../../../ops/metrics/coverage-metrics.js';
 
 /**
  * How often a refresher looks for snapshot runs that ended elsewhere (in a split deployment, in

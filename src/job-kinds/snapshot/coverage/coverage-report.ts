@@ -1,11 +1,11 @@
-import type { JobDefinition } from '../../definitions/job-definition.js';
-import { CronSchedule } from '../../definitions/schedule/cron-schedule.js';
-import type { SnapshotDefinition } from '../../definitions/snapshot-definition.js';
-import type { CoverageIndex, LatestOutcome } from '../../outcomes/coverage-index.js';
-import type { PlatformClient } from '../../platform/platform-client.js';
-import type { Workload } from '../../platform/records/workload.js';
-import { parseDuration } from '../../shared/duration.js';
-import { resolveTargets, targetDecision, type ResolvedTargets } from './targets.js';
+import type { JobDefinition } from '../../../definitions/job-definition.js';
+import { CronSchedule } from '../../../definitions/schedule/cron-schedule.js';
+import type { SnapshotDefinition } from '../../../definitions/snapshot-definition.js';
+import type { CoverageIndex, LatestOutcome } from '../../../outcomes/coverage-index.js';
+import type { PlatformClient } from '../../../platform/platform-client.js';
+import type { Workload } from '../../../platform/records/workload.js';
+import { parseDuration } from '../../../shared/duration.js';
+import { resolveTargets, targetDecision, type ResolvedTargets } from '../targets.js';
 
 /**
  * Where a workload a snapshot definition covers stands now:

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Settings } from '../../../src/config/settings-schema.js';
-import type { JobDefinition } from '../../../src/definitions/job-definition.js';
-import { jobDefinitionSchema } from '../../../src/definitions/job-definition.js';
+import type { Settings } from '../../../../src/config/settings-schema.js';
+import type { JobDefinition } from '../../../../src/definitions/job-definition.js';
+import { jobDefinitionSchema } from '../../../../src/definitions/job-definition.js';
 import {
   coverageReport,
   snapshotDefinitions,
   type CoverageReport,
-} from '../../../src/job-kinds/snapshot/coverage.js';
-import type { CoverageDigest } from '../../../src/ops/notify/coverage-digest.js';
-import { CoverageDigests } from '../../../src/ops/notify/coverage-digests.js';
-import { notificationProducerOn } from '../../../src/queue/notifications/open-notification-producer.js';
-import { startNotificationService } from '../../../src/ops/notify/notification-service.js';
-import { Shutdown } from '../../../src/shared/shutdown.js';
-import { startProcessorHarness, type ProcessorHarness } from '../../job-kinds/processor-harness.js';
-import { eventually } from '../../testkit/eventually.js';
-import { WebhookReceiver } from '../webhook-receiver.js';
+} from '../../../../src/job-kinds/snapshot/coverage/coverage-report.js';
+import type { CoverageDigest } from '../../../../src/job-kinds/snapshot/coverage/coverage-digest.js';
+import { CoverageDigests } from '../../../../src/job-kinds/snapshot/coverage/coverage-digests.js';
+import { notificationProducerOn } from '../../../../src/queue/notifications/open-notification-producer.js';
+import { startNotificationService } from '../../../../src/job-kinds/notify/notification-service.js';
+import { Shutdown } from '../../../../src/shared/shutdown.js';
+import { startProcessorHarness, type ProcessorHarness } from '../../processor-harness.js';
+import { eventually } from '../../../testkit/eventually.js';
+import { WebhookReceiver } from '../../../ops/webhook-receiver.js';
 
 const PATH = '/hooks/digest';
 

@@ -1,18 +1,18 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobDefinitionSchema } from '../../src/definitions/job-definition.js';
-import type { CoverageReport } from '../../src/job-kinds/snapshot/coverage.js';
-import { startCoverageRefresher } from '../../src/ops/coverage-refresher.js';
-import { PawMetrics } from '../../src/ops/metrics/paw-metrics.js';
-import { createPlatformClient } from '../../src/platform/platform-client.js';
-import { Shutdown } from '../../src/shared/shutdown.js';
-import { startProcessorHarness, type ProcessorHarness } from '../job-kinds/processor-harness.js';
-import { isActiveStatus } from '../../src/outcomes/outcome-status.js';
-import { findFreePort } from '../../src/shared/free-port.js';
-import { eventually } from '../testkit/eventually.js';
-import type { PawProcess } from '../testkit/paw-process.js';
-import { parsePrometheusText, sumOf } from '../testkit/prometheus-text.js';
-import { startWorkerTestKit, type WorkerTestKit } from '../testkit/worker-kit.js';
+import { jobDefinitionSchema } from '../../../../src/definitions/job-definition.js';
+import type { CoverageReport } from '../../../../src/job-kinds/snapshot/coverage/coverage-report.js';
+import { startCoverageRefresher } from '../../../../src/job-kinds/snapshot/coverage/coverage-refresher.js';
+import { PawMetrics } from '../../../../src/ops/metrics/paw-metrics.js';
+import { createPlatformClient } from '../../../../src/platform/platform-client.js';
+import { Shutdown } from '../../../../src/shared/shutdown.js';
+import { startProcessorHarness, type ProcessorHarness } from '../../processor-harness.js';
+import { isActiveStatus } from '../../../../src/outcomes/outcome-status.js';
+import { findFreePort } from '../../../../src/shared/free-port.js';
+import { eventually } from '../../../testkit/eventually.js';
+import type { PawProcess } from '../../../testkit/paw-process.js';
+import { parsePrometheusText, sumOf } from '../../../testkit/prometheus-text.js';
+import { startWorkerTestKit, type WorkerTestKit } from '../../../testkit/worker-kit.js';
 
 const STATES = ['protected', 'failing', 'stale', 'skipped', 'never'];
 
