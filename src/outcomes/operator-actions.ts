@@ -1,6 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../shared/logger.js';
-import type { OpsUser } from '../ops/auth/ops-access.js';
+
+/**
+ * How an operator reached paw: the ops server's ways of signing in (OpsUser, src/ops/auth/), or
+ * the command line.
+ */
+export type OperatorChannel = 'bearer' | 'basic' | 'proxy' | 'open' | 'cli';
 
 /** Operator actions kept (a capped Redis stream): who changed what through the ops server. */
 const KEPT = 1000;
@@ -8,7 +13,7 @@ const KEPT = 1000;
 export interface OperatorAction {
   readonly at: string;
   readonly user: string;
-  readonly via: OpsUser['via'] | 'cli';
+  readonly via: OperatorChannel;
   readonly action: string;
   readonly target: string;
   /** `done`, `no change`, or `refused`. */

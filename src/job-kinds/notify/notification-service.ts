@@ -7,14 +7,13 @@ import type { Logger } from '../../shared/logger.js';
 import { createBackoffStrategy } from '../../queue/job-backoff.js';
 import { Outcomes } from '../../outcomes/outcomes.js';
 import { openSubsystemConnection } from '../../redis/redis-connection.js';
-import type { NotificationResult } from '../../ops/metrics/notification-metrics.js';
 import {
   NOTIFY_QUEUE_NAME,
   type NotificationProducer,
   type NotifyJobData,
 } from '../../queue/notifications/notification-queue.js';
 import { notificationProducerOn } from '../../queue/notifications/open-notification-producer.js';
-import { RunNotifier } from './run-notifier.js';
+import { RunNotifier, type NotificationResult } from './run-notifier.js';
 import { WebhookDeliveryError, WebhookSender } from './webhook-sender.js';
 import { toJobError } from '../job-failure.js';
 import { failureVerdict } from '../settle-failure.js';

@@ -7,12 +7,15 @@ import type { Logger } from '../../shared/logger.js';
 import type { Outcomes } from '../../outcomes/outcomes.js';
 import type { ItemRecord } from '../../outcomes/outcome-records.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
-import type { NotificationResult } from '../../ops/metrics/notification-metrics.js';
 import type { DigestJobData } from '../../queue/notifications/notification-queue.js';
 import { digestSlackMessage, type CoverageDigest } from '../snapshot/coverage/coverage-digest.js';
 import { buildRunSummary, slackMessage } from './run-summary.js';
 import { describeWebhook } from './webhook-address.js';
 import type { WebhookSender } from './webhook-sender.js';
+
+/** How a notification job ended (counted by NotificationMetrics, src/ops/metrics/). */
+export type NotificationResult =
+  'sent' | 'failed' | 'gave-up' | 'not-configured' | 'not-needed' | 'already-sent';
 
 export interface RunNotifierOptions {
   /** For the marker of each run notified. */

@@ -1,10 +1,8 @@
 import { Gauge, type Registry } from 'prom-client';
-
-/** One definition's workload counts by coverage state (src/job-kinds/snapshot/coverage/coverage-report.ts). */
-export interface DefinitionCounts {
-  readonly definitionId: string;
-  readonly counts: Readonly<Record<string, number>>;
-}
+import type {
+  CoverageGauges,
+  DefinitionCounts,
+} from '../../job-kinds/snapshot/coverage/coverage-refresher.js';
 
 /**
  * `paw_coverage_workloads{definition, state}`: how many workloads of each snapshot definition
@@ -12,7 +10,7 @@ export interface DefinitionCounts {
  * (src/job-kinds/snapshot/coverage/coverage-refresher.ts). Labels stay bounded: definitions and the five states, never a
  * workload.
  */
-export class CoverageMetrics {
+export class CoverageMetrics implements CoverageGauges {
   private readonly workloads: Gauge<'definition' | 'state'>;
   private readonly refreshedAt: Gauge;
   private readonly refreshInterval: Gauge;

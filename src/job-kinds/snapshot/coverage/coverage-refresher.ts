@@ -8,13 +8,31 @@ import { isActiveStatus } from '../../../outcomes/outcome-status.js';
 import type { PlatformClient } from '../../../platform/platform-client.js';
 import type { Logger } from '../../../shared/logger.js';
 import type { Shutdown } from '../../../shared/shutdown.js';
-import type { CoverageMetrics, DefinitionCounts } from '../../../ops/metrics/coverage-metrics.js';
 
 /**
  * How often a refresher looks for snapshot runs that ended elsewhere (in a split deployment, in
  * the workers): a night's counts show within about this long of its end.
  */
 const RUN_END_CHECK_MS = 15_000;
+
+/** One definition's workload counts by coverage state (coverage-report.ts). */
+export interface DefinitionCounts {
+  readonly definitionId: string;
+  readonly counts: Readonly<Record<string, number>>;
+}
+
+/**
+ * Where the counts go: the coverage gauges of the process's metrics (CoverageMetrics,
+ * src/ops/metrics/coverage-metrics.ts, which the process wiring gives).
+ */
+export interface CoverageGauges {
+  /** A refresher runs in this process, every `intervalMs`. */
+  refreshing(intervalMs: number): void;
+  /** What to do when a snapshot run ends in this process (the refresher computes again). */
+  onSnapshotRunEnd(listener: (runId: string) => void): void;
+  /** The counts of every definition, as computed at `computedAtMs`. */
+  record(definitions: readonly DefinitionCounts[], computedAtMs: number): void;
+}
 
 interface StoredCounts {
   readonly atMs: number;
@@ -31,7 +49,7 @@ export interface CoverageRefresherOptions {
   readonly platform: PlatformClient;
   /** The definitions loaded now (a reload changes them). */
   readonly definitions: () => readonly JobDefinition[];
-  readonly metrics: CoverageMetrics;
+  readonly metrics: CoverageGauges;
   readonly logger: Logger;
   readonly shutdown: Shutdown;
 }
