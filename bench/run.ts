@@ -39,6 +39,14 @@ const BENCHMARKS: Record<
     description: 'what packing one ended run of 100,000 items costs its process (CPU, heap, stall)',
     load: () => import('./pack-run.js'),
   },
+  'cli-start': {
+    description: 'how long paw --help and paw runs take to start and answer (wall and CPU)',
+    load: () => import('./cli-start.js'),
+  },
+  'idle-cpu': {
+    description: 'the CPU the paw start processes use between nights (ms of CPU per second)',
+    load: () => import('./idle-cpu.js'),
+  },
   queue: {
     description: "paw's cost per job against BullMQ's own cost for a job that does nothing",
     load: () => import('./queue.js'),
