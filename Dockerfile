@@ -29,7 +29,7 @@ COPY package.json package-lock.json .npmrc ./
 # No install scripts: compiling needs none, and none runs that nobody reviewed.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY bin/build.mjs ./bin/build.mjs
+COPY bin/build.mjs bin/source-stamp.mjs ./bin/
 COPY src ./src
 # tsc, then the Redis scripts (src/**/*.lua) copied beside the JavaScript.
 RUN npm run build

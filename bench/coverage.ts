@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { settingsSchema } from '../src/config/settings-schema.js';
 import { jobDefinitionSchema } from '../src/definitions/job-definition.js';
 import type { SnapshotDefinition } from '../src/definitions/snapshot-definition.js';
-import { coverageReport } from '../src/job-kinds/snapshot/coverage.js';
+import { coverageReport } from '../src/job-kinds/snapshot/coverage/coverage-report.js';
 import { resolveTargets } from '../src/job-kinds/snapshot/targets.js';
 import { Outcomes } from '../src/outcomes/outcomes.js';
 import { createPlatformClient } from '../src/platform/platform-client.js';

@@ -63,7 +63,7 @@ options:
   --sequential-sample N   workloads the sequential script runs, extrapolated to N (default 20, quick 8)
   --concurrent-sample N   workloads the concurrent script runs, extrapolated to N (default 200, quick 80)
   --paw-from WHAT         compiled (default: tsc into a temporary folder, run with node, as the
-                          container image does) or source (bin/paw.js through tsx)
+                          container image does) or source (src/cli/main.ts through tsx)
   --only LIST             comma-separated contenders to run (paw,sequential,concurrent; default
                           all three, or paw with --sizes)
   --cpu-prof DIR          write a V8 CPU profile of every paw process into DIR (node --cpu-prof);

@@ -44,6 +44,14 @@ const BENCHMARKS: Record<
       'issue 36: probes while 160 sockets are held, 300 stale values, a chunk that inflates to 1 GiB',
     load: () => import('./ops-abuse.js'),
   },
+  'cli-start': {
+    description: 'how long paw --help and paw runs take to start and answer (wall and CPU)',
+    load: () => import('./cli-start.js'),
+  },
+  'idle-cpu': {
+    description: 'the CPU the paw start processes use between nights (ms of CPU per second)',
+    load: () => import('./idle-cpu.js'),
+  },
   queue: {
     description: "paw's cost per job against BullMQ's own cost for a job that does nothing",
     load: () => import('./queue.js'),

@@ -12,6 +12,18 @@ function describedFolders(): string[] {
   return [...section.matchAll(/^\| `src\/([\w-]+)\/` +\|/gm)].map((match) => match[1] ?? '');
 }
 
+/** Each row of the "Where things live" table: the folder, and what its row says. */
+function describedRows(): Map<string, string> {
+  const doc = readFileSync(new URL('docs/architecture.md', ROOT), 'utf8');
+  const section = doc.slice(doc.indexOf('## Where things live'), doc.indexOf('## Layers'));
+  return new Map(
+    [...section.matchAll(/^\| `src\/([\w-]+)\/` +\|(.*)\|$/gm)].map((match) => [
+      match[1] ?? '',
+      match[2] ?? '',
+    ]),
+  );
+}
+
 /** The layers `npm run lint` enforces, highest first. */
 function layers(): string[] {
   const config = readFileSync(new URL('.dependency-cruiser.cjs', ROOT), 'utf8');
@@ -28,6 +40,27 @@ describe('the layout is the architecture', () => {
   it('has at most 12 folders under src/, each described by docs/architecture.md, and no other', () => {
     expect(folders.length).toBeLessThanOrEqual(12);
     expect(describedFolders().sort()).toEqual(folders);
+  });
+
+  it("names every subfolder in its folder's row, so a new one is placed on purpose", () => {
+    const source = fileURLToPath(new URL('src/', ROOT));
+    const rows = describedRows();
+    const unnamed: string[] = [];
+    for (const folder of folders) {
+      const row = rows.get(folder) ?? '';
+      const subfolders = readdirSync(join(source, folder), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => relative(join(source, folder), join(entry.parentPath, entry.name)));
+      for (const subfolder of subfolders) {
+        const path = subfolder.split(sep).join('/');
+        const name = path.split('/').at(-1) ?? '';
+        // Named by its path under the folder, or (a nested one) by its own name.
+        if (!row.includes(`\`${path}/\``) && !row.includes(`\`${name}/\``)) {
+          unnamed.push(`src/${folder}/${path}/`);
+        }
+      }
+    }
+    expect(unnamed).toEqual([]);
   });
 
   it('lists the folders in the same order in the document, its layer list and the lint rules', () => {
@@ -57,6 +90,19 @@ describe('the layout is the architecture', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it('keeps every Redis script in a .lua file: no TypeScript under src/ holds one as a string', () => {
+    const source = fileURLToPath(new URL('src/', ROOT));
+    const inline = (readdirSync(source, { recursive: true }) as string[])
+      .filter((path) => path.endsWith('.ts'))
+      .filter((path) => {
+        const text = readFileSync(join(source, path), 'utf8');
+        const constructs =
+          /new RedisScript\(/.test(text) && !path.endsWith(join('redis', 'lua-file.ts'));
+        return constructs || /redis\.call\(|defineCommand\(/.test(text);
+      });
+    expect(inline).toEqual([]);
   });
 });
 

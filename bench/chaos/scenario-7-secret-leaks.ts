@@ -9,6 +9,7 @@ import { createTestAccount } from '../../test/testkit/service-accounts.js';
 import type { Redis } from 'ioredis';
 import type { PawProcess } from '../../test/testkit/paw-process.js';
 import { issuedSecrets } from '../../test/testkit/secret-scan.js';
+import { eventually } from '../../test/testkit/eventually.js';
 import type { ChaosContext, ChaosScenario, ChaosVerdict } from './chaos-scenario.js';
 import { startKillBed } from './support/kill-bed.js';
 import type { PawFleet } from '../../test/testkit/paw-fleet.js';
@@ -361,7 +362,11 @@ async function changeRedisPasswordMidRun(
   latestAt: number,
 ): Promise<void> {
   await sleep(afterMs);
-  while (Date.now() < latestAt && !(await ready())) await sleep(250);
+  await eventually('the run to be ready for the password change', ready, {
+    timeoutMs: Math.max(0, latestAt - Date.now()),
+    intervalMs: 250,
+    otherwise: () => false,
+  });
   await redis.call('ACL', 'SETUSER', 'default', 'resetpass', `>${newPassword}`);
   // SKIPME defaults to yes: the scenario's own connection stays.
   await redis.call('CLIENT', 'KILL', 'TYPE', 'normal');

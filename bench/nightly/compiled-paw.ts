@@ -34,11 +34,14 @@ export async function compiledPaw(): Promise<PawCommand> {
   };
 }
 
-/** paw from its TypeScript sources through tsx (`bin/paw.js`), as `npx paw` runs it. */
+/**
+ * paw from its TypeScript sources through tsx, as `bin/paw.js` runs them when there is no
+ * current build (it runs the build when there is one).
+ */
 export function sourcePaw(): PawCommand {
   return {
-    entry: ['bin/paw.js'],
-    describe: 'from source (bin/paw.js through tsx)',
+    entry: ['--import', 'tsx', 'src/cli/main.ts'],
+    describe: 'from source (src/cli/main.ts through tsx)',
     remove: async () => undefined,
   };
 }

@@ -1,5 +1,6 @@
 import type { JobScheduleReport } from '../../src/simulator/job-schedule-report.js';
 import type { StatsReport } from '../../src/simulator/stats-report.js';
+import { simulatorControl } from '../../test/testkit/simulator-kit.js';
 
 /**
  * What the platform saw of one contender, from the simulator's `/_sim` introspection (never
@@ -22,8 +23,7 @@ export interface PlatformFigures {
 
 /** Starts a contender's window: the simulator's counters go back to zero. */
 export async function resetPlatformCounters(baseUrl: string): Promise<void> {
-  const response = await fetch(`${baseUrl}/_sim/stats`, { method: 'DELETE' });
-  if (!response.ok) throw new Error(`DELETE /_sim/stats answered ${response.status}`);
+  await simulatorControl(baseUrl, 'DELETE', '/_sim/stats');
 }
 
 /** The platform's figures for the window that started at `since` (epoch ms) and ends now. */

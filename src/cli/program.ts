@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { Command, Help } from 'commander';
 import { PAW_VERSION } from '../shared/paw-version.js';
 
 /**
@@ -65,12 +66,53 @@ const COMMANDS: readonly { name: string; load: () => Promise<Command> }[] = [
   { name: 'ops', load: async () => (await import('./commands/ops.js')).opsCommand() },
 ];
 
+/** How `paw --help` lists a command: the term (name, options, arguments) and its description. */
+interface ListedCommand {
+  readonly name: string;
+  readonly term: string;
+  readonly description: string;
+}
+
+/**
+ * The listing of every command, as `paw --help` shows it, from the commands themselves: `npm run
+ * build` (bin/build.mjs) writes it beside the compiled program as `command-index.json`, so that
+ * a build answers `paw --help` without loading every command (and BullMQ, the simulator and the
+ * dashboard with them). A build is only run when it is of the sources as they are (bin/paw.js),
+ * so the listing cannot be stale; running from the sources, there is none, and every command
+ * is loaded.
+ * @public (called by bin/build.mjs)
+ */
+export async function commandIndex(): Promise<ListedCommand[]> {
+  const program = await buildProgram(undefined, null);
+  const help = program.createHelp();
+  return program.commands.map((command) => ({
+    name: command.name(),
+    term: help.subcommandTerm(command),
+    description: help.subcommandDescription(command),
+  }));
+}
+
+/** The build's command index; null running from the sources (or a build without one). */
+function readCommandIndex(): readonly ListedCommand[] | null {
+  try {
+    const url = new URL('./command-index.json', import.meta.url);
+    return JSON.parse(readFileSync(url, 'utf8')) as ListedCommand[];
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Builds the command tree. Given the command line, it loads only the command named there (when
- * it names one); otherwise, for `paw --help`, a typo or no command at all, it loads every command
- * so that help and "did you mean" see them all.
+ * it names one, or `help <command>` does); otherwise, for `paw --help`, a typo or no command at
+ * all, every command is listed, so that help and "did you mean" see them all: from the build's
+ * command index when there is one (each command a name and its listing, loaded by nothing), else
+ * by loading every command.
  */
-export async function buildProgram(argv?: readonly string[]): Promise<Command> {
+export async function buildProgram(
+  argv?: readonly string[],
+  listing: readonly ListedCommand[] | null = readCommandIndex(),
+): Promise<Command> {
   const program = new Command('paw')
     .description('paw, the platform automation worker')
     .version(PAW_VERSION)
@@ -82,10 +124,22 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
       '\nExit codes: 0 success, 1 platform or job failure, 2 bad usage or configuration.',
     );
 
-  const named = argv?.[2];
+  const named = argv?.[2] === 'help' ? argv[3] : argv?.[2];
   const only = COMMANDS.find((command) => command.name === named);
-  for (const command of only === undefined ? COMMANDS : [only]) {
-    program.addCommand(await command.load());
+  if (only !== undefined) {
+    program.addCommand(await only.load());
+  } else if (listing !== null) {
+    for (const listed of listing) program.addCommand(new Command(listed.name));
+    const byName = new Map(listing.map((listed) => [listed.name, listed]));
+    const standard = new Help(); // for what is not a listed command (commander's `help`)
+    program.configureHelp({
+      subcommandTerm: (command) =>
+        byName.get(command.name())?.term ?? standard.subcommandTerm(command),
+      subcommandDescription: (command) =>
+        byName.get(command.name())?.description ?? standard.subcommandDescription(command),
+    });
+  } else {
+    for (const command of COMMANDS) program.addCommand(await command.load());
   }
 
   applyCommonBehaviour(program);

@@ -1,7 +1,7 @@
 import { CronSchedule } from './schedule/cron-schedule.js';
 import { describeSkipEntry } from './schedule/skip-days.js';
 import type { ScheduleFields } from './schedule-schema.js';
-import { skipDaysOf } from './schedule-skip-days.js';
+import { skipDaysOf } from './schedule/definition-skip-days.js';
 
 /**
  * How many cron times to look through for the next runs: a seconds-level schedule inside a

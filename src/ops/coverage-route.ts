@@ -5,7 +5,7 @@ import {
   snapshotDefinitions,
   withStaleAfter,
   type CoverageReport,
-} from '../job-kinds/snapshot/coverage.js';
+} from '../job-kinds/snapshot/coverage/coverage-report.js';
 import type { CoverageIndex } from '../outcomes/coverage-index.js';
 import type { OutcomeQueries } from '../outcomes/outcome-queries.js';
 import type { ItemRow } from '../outcomes/outcome-records.js';
@@ -18,7 +18,7 @@ import {
 } from './dashboard/coverage-grid.js';
 import { renderCoveragePage } from './dashboard/coverage-page.js';
 import type { PageContext } from './dashboard/dashboard-page.js';
-import type { RunItemsReader } from './dashboard/run-items-reader.js';
+import type { RunItemsReader } from '../outcomes/run-items-reader.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import { parseDuration } from '../shared/duration.js';
 
@@ -35,7 +35,7 @@ const MAX_ITEMS = 1000;
 
 /**
  * `GET /api/coverage[?definition=<id>][&stale=<duration>]`: what `paw coverage --json` prints,
- * from the same computation (src/job-kinds/snapshot/coverage.ts), behind the ops server's
+ * from the same computation (src/job-kinds/snapshot/coverage/coverage-report.ts), behind the ops server's
  * authentication like every route. 404 in a process without definitions (a worker), 503 in one
  * without a platform client.
  *

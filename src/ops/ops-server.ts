@@ -12,7 +12,7 @@ import type { PlatformClient } from '../platform/platform-client.js';
 import { connectRedis, createRedisConnection } from '../redis/redis-connection.js';
 import { RunQueues } from '../queue/run-queues.js';
 import { DASHBOARD_CSS, DASHBOARD_JS } from './dashboard/dashboard-assets.js';
-import { RunItemsReader } from './dashboard/run-items-reader.js';
+import { RunItemsReader } from '../outcomes/run-items-reader.js';
 import { RunPictures } from './dashboard/run-pictures.js';
 import {
   loadDashboardModel,
@@ -31,10 +31,10 @@ import type { PawMetrics } from './metrics/paw-metrics.js';
 import { createNotifyQueue } from '../queue/notifications/notification-queue.js';
 import { OpsAccess } from './auth/ops-access.js';
 import { SchedulePauses } from '../scheduler/schedule-pauses.js';
-import { OperatorActions } from './operator-actions.js';
+import { OperatorActions } from '../outcomes/operator-actions.js';
 import { registerQueuesUi } from './queues-ui.js';
 import { refuseRepeatedQuery } from './repeated-query.js';
-import { RateLimitRecord } from './rate-limit-record.js';
+import { RateLimitRecord } from '../platform/rate-limit/rate-limit-record.js';
 import { registerRetryRoute } from './retry-route.js';
 import { registerCoverageRoute } from './coverage-route.js';
 import {

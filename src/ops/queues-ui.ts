@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { WatchedQueue } from './dashboard/dashboard-model.js';
-import type { OperatorActions } from './operator-actions.js';
+import type { OperatorActions } from '../outcomes/operator-actions.js';
 
 /** Where bull-board is served. */
 const QUEUES_UI_PATH = '/queues';

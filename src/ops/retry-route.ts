@@ -5,8 +5,8 @@ import type { Outcomes } from '../outcomes/outcomes.js';
 import type { JobDefinition } from '../definitions/job-definition.js';
 import { ITEM_STATUSES, type ItemStatus } from '../outcomes/outcome-status.js';
 import type { RunQueues } from '../queue/run-queues.js';
-import type { OperatorActions } from './operator-actions.js';
-import { RetryRefusedError, RunRetry, type RetryRefusal } from './run-retry.js';
+import type { OperatorActions } from '../outcomes/operator-actions.js';
+import { RetryRefusedError, RunRetry, type RetryRefusal } from '../scheduler/run-retry.js';
 
 /** Longest reason kept: it is a note for the record, not a document. */
 const MAX_REASON = 500;

@@ -3,7 +3,7 @@ import type { PlatformObserver } from '../platform/platform-observer.js';
 import type { WorkerObservers } from '../queue/workers/job-observer.js';
 import type { PawMetrics } from './metrics/paw-metrics.js';
 import type { NotificationProducer } from '../queue/notifications/notification-queue.js';
-import type { RateLimitRecord } from './rate-limit-record.js';
+import type { RateLimitRecord } from '../platform/rate-limit/rate-limit-record.js';
 
 /**
  * What a worker process reports to: its metrics (platform calls, processor calls, run and item

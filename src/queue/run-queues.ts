@@ -2,7 +2,7 @@ import { Queue, type DefaultJobOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings-schema.js';
 import { JOB_KINDS, type JobKind } from '../definitions/job-definition.js';
-import { PAW_BACKOFF_TYPE, createBackoffStrategy } from './backoff.js';
+import { PAW_BACKOFF_TYPE, createBackoffStrategy } from './job-backoff.js';
 import { quietQueue } from './quiet-queue.js';
 
 /** The settings of each kind's queue. */
@@ -25,7 +25,7 @@ export function queueNameOf(settings: Settings['queues'], kind: JobKind): string
 
 /**
  * The options every paw job gets: attempts with paw's exponential backoff with jitter (see
- * backoff.ts), and removal of finished jobs (completed ones at once by default, failed ones by
+ * job-backoff.ts), and removal of finished jobs (completed ones at once by default, failed ones by
  * age and count) so Redis stays bounded. BullMQ is the work queue, not the record: the outcome
  * store keeps what happened.
  */

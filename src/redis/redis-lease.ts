@@ -1,41 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { RedisScript } from './redis-script.js';
+import { luaScript } from './lua-file.js';
 
-/**
- * Takes the lease for `owner`: set when free, extended when `owner` already holds it (the same
- * logical task retried after its process died). KEYS: lease. ARGV: owner, leaseMs.
- * Returns 1 when `owner` holds it now, 0 when someone else does.
- */
-const acquireScript = new RedisScript(
-  'paw-lease-acquire',
-  `
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-`,
-);
-
-/** Extends the lease if `owner` still holds it. KEYS: lease. ARGV: owner, leaseMs. */
-const renewScript = new RedisScript(
-  'paw-lease-renew',
-  `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
-`,
-);
-
-/** Deletes the lease if `owner` holds it. KEYS: lease. ARGV: owner. */
-const releaseScript = new RedisScript(
-  'paw-lease-release',
-  `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1])
-return 1
-`,
-);
+/** Takes the lease for its owner (or extends it when the owner already holds it). */
+const acquireScript = luaScript('redis/lua/acquireLease-1.lua');
+/** Extends the lease if its owner still holds it. */
+const renewScript = luaScript('redis/lua/renewLease-1.lua');
+/** Deletes the lease if its owner holds it. */
+const releaseScript = luaScript('redis/lua/releaseLease-1.lua');
 
 /** The lease stayed held by someone else for the whole wait. Retryable: try again later. */
 export class LeaseBusyError extends Error {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import { RedisScript } from '../redis/redis-script.js';
+import { luaScript } from '../redis/lua-file.js';
 
 /** The answer to a claim on a definition's due fires. */
 export type ClaimResult =
@@ -15,58 +15,12 @@ export type ClaimResult =
   /** Another replica is handling them now; ask again at the next tick. */
   | { readonly status: 'held'; readonly holder: string };
 
-/**
- * KEYS: cursors hash, lease. ARGV: definitionId, upToMs, owner, leaseMs.
- */
-const claimScript = new RedisScript(
-  'paw-claim-fires',
-  `
-local cursor = tonumber(redis.call('HGET', KEYS[1], ARGV[1]))
-if cursor and cursor >= tonumber(ARGV[2]) then return {'handled', tostring(cursor)} end
-local holder = redis.call('GET', KEYS[2])
-if holder and holder ~= ARGV[3] then return {'held', holder} end
-redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
-if cursor then return {'claimed', tostring(cursor)} end
-return {'claimed', ''}
-`,
-);
-
-/**
- * Lua shared by the scripts below: moves definition ARGV[1]'s cursor in the hash KEYS[1] forward
- * to ARGV[2] (nothing when it is ''), never back.
- */
-const ADVANCE_CURSOR = `
-if ARGV[2] ~= '' then
-  local cursor = tonumber(redis.call('HGET', KEYS[1], ARGV[1]))
-  if not cursor or cursor < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-end
-`;
-
-/**
- * KEYS: cursors hash, lease. ARGV: definitionId, handledUpToMs ('' for none), owner, leaseMs.
- * Moves the cursor past the fires handled so far (never back) and extends the lease if this
- * replica still holds it. Returns 1 while it holds the lease, 0 once it has lost it.
- */
-const renewScript = new RedisScript(
-  'paw-renew-fires',
-  `${ADVANCE_CURSOR}
-if redis.call('GET', KEYS[2]) ~= ARGV[3] then return 0 end
-redis.call('PEXPIRE', KEYS[2], ARGV[4])
-return 1
-`,
-);
-
-/**
- * KEYS: cursors hash, lease. ARGV: definitionId, handledUpToMs ('' for none), owner.
- * Moves the cursor forward (never back) and releases the lease if this replica holds it.
- */
-const completeScript = new RedisScript(
-  'paw-complete-fires',
-  `${ADVANCE_CURSOR}
-if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
-return 1
-`,
-);
+/** Claims a definition's due fires for this replica (see the files for what each answers). */
+const claimScript = luaScript('scheduler/lua/claimFires-2.lua');
+/** Moves the cursor past the fires handled so far and extends the lease while held. */
+const renewScript = luaScript('scheduler/lua/renewFires-2.lua');
+/** Moves the cursor forward and releases the lease. */
+const completeScript = luaScript('scheduler/lua/completeFires-2.lua');
 
 /**
  * The Redis-backed run coordinator: elects one scheduler replica per fire and remembers, per

@@ -7,7 +7,7 @@ import { runIdFor } from '../queue/run-id.js';
 import { runJobData, type RunJobData } from '../queue/run-job.js';
 import type { RunProducer } from '../queue/run-producer.js';
 import { describeSkipMatch } from '../definitions/schedule/skip-days.js';
-import { skipDaysOf } from '../definitions/schedule-skip-days.js';
+import { skipDaysOf } from '../definitions/schedule/definition-skip-days.js';
 import type { PlannedFire } from './fire-plan.js';
 import { createAndEnqueueRun } from './run-creation.js';
 import { describePause, type SchedulePauses } from './schedule-pauses.js';

@@ -1,25 +1,9 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { RedisScript } from '../redis/redis-script.js';
+import { luaScript } from '../redis/lua-file.js';
 
-/**
- * Sets the pause (ARGV[2]) of a definition (ARGV[1]) unless one is in force at ARGV[3] (an ISO
- * time: ISO times in UTC compare as strings); returns the pause in force, or nil when it set it.
- */
-const pauseUnlessPausedScript = new RedisScript(
-  'paw-schedule-pause',
-  `
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current then
-  local ok, pause = pcall(cjson.decode, current)
-  if ok and type(pause) == 'table' and (pause['until'] == nil or pause['until'] > ARGV[3]) then
-    return current
-  end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return false
-`,
-);
+/** Sets a definition's pause unless one is in force; answers the pause in force, or nil. */
+const pauseUnlessPausedScript = luaScript('scheduler/lua/pauseUnlessPaused-1.lua');
 
 /** Why and by whom a definition's schedule is paused, and until when (if it ends by itself). */
 const schedulePauseSchema = z.strictObject({

@@ -6,7 +6,7 @@ import { OutcomeKeys } from '../../src/outcomes/outcome-keys.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
 import type { ItemRecord, ItemUpdate } from '../../src/outcomes/outcome-records.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
-import { RunItemsReader } from '../../src/ops/dashboard/run-items-reader.js';
+import { RunItemsReader } from '../../src/outcomes/run-items-reader.js';
 import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
 
 let redis: Redis;

@@ -7,7 +7,7 @@ import { PackingSweeper } from '../../src/outcomes/packing-sweeper.js';
 import { MAX_PACKED_ITEM_BYTES } from '../../src/outcomes/packed-chunks.js';
 import { RunPacker } from '../../src/outcomes/run-packer.js';
 import { StoredItems } from '../../src/outcomes/stored-items.js';
-import { RunItemsReader } from '../../src/ops/dashboard/run-items-reader.js';
+import { RunItemsReader } from '../../src/outcomes/run-items-reader.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { createNightlyRun } from '../testkit/nightly-run.js';
 import { keysUnder } from '../testkit/redis-contents.js';

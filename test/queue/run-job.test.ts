@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay } from '../../src/queue/backoff.js';
+import { backoffDelay } from '../../src/queue/job-backoff.js';
 import { RUN_ID_PATTERN, itemJobId, runIdFor } from '../../src/queue/run-id.js';
 import { runJobDataSchema } from '../../src/queue/run-job.js';
 import { exampleDefinition } from '../testkit/definitions.js';

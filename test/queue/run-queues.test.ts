@@ -2,7 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsSchema, type Settings } from '../../src/config/settings-schema.js';
-import { PAW_BACKOFF_TYPE } from '../../src/queue/backoff.js';
+import { PAW_BACKOFF_TYPE } from '../../src/queue/job-backoff.js';
 import { RunProducer } from '../../src/queue/run-producer.js';
 import { RUN_JOB_NAME, type RunJobData } from '../../src/queue/run-job.js';
 import { RunQueues, workerOptionsFor } from '../../src/queue/run-queues.js';

@@ -6,7 +6,7 @@ import { loadSettings } from '../../src/config/load-settings.js';
 import { UsageError } from '../../src/shared/usage-error.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { OpsAccess } from '../../src/ops/auth/ops-access.js';
-import { WebhookSender } from '../../src/ops/notify/webhook-sender.js';
+import { WebhookSender } from '../../src/job-kinds/notify/webhook-sender.js';
 import { readCredentialsFile } from '../../src/platform/auth/credentials-file.js';
 import { journalPathOf, readJournal } from '../../src/job-kinds/rotate-secret/rotation-journal.js';
 import { redisConnectionOptions } from '../../src/redis/redis-options.js';

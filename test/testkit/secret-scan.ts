@@ -1,11 +1,14 @@
+import { simulatorControl } from './simulator-kit.js';
 /**
  * Every secret the simulator issued (`GET /_sim/issued-secrets`: client secrets, access tokens,
  * session tokens, OAuth codes and tokens), with the signature part of each signed token too, so
  * that a token cut in pieces is still found.
  */
 export async function issuedSecrets(simBaseUrl: string): Promise<string[]> {
-  const response = await fetch(`${simBaseUrl}/_sim/issued-secrets`);
-  const byKind = (await response.json()) as Record<string, string[]>;
+  const byKind = (await simulatorControl(simBaseUrl, 'GET', '/_sim/issued-secrets')) as Record<
+    string,
+    string[]
+  >;
   const secrets = new Set<string>();
   for (const list of Object.values(byKind)) {
     for (const secret of list) {

@@ -17,7 +17,7 @@ interface PlatformUnderTest {
   readonly credentialsFile: string;
   /** A call to the simulator's `/_sim` controls (docs/simulator.md); the JSON answer, if any. */
   readonly control: (
-    method: 'GET' | 'PUT' | 'DELETE',
+    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
     path: string,
     body?: unknown,
   ) => Promise<unknown>;
@@ -165,9 +165,9 @@ export async function startSimulatorProcess(
 }
 
 /** The one caller of the simulator's `/_sim` controls; fails naming the call on a non-2xx answer. */
-async function simulatorControl(
+export async function simulatorControl(
   baseUrl: string,
-  method: 'GET' | 'PUT' | 'DELETE',
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
   path: string,
   body?: unknown,
 ): Promise<unknown> {

@@ -14,7 +14,7 @@ import { RunProducer } from '../../src/queue/run-producer.js';
 import { RunQueues } from '../../src/queue/run-queues.js';
 import { RunFirer } from '../../src/scheduler/run-firer.js';
 import type { SimulatorHandle } from '../../src/simulator/simulator.js';
-import { startSimulatorKit } from './simulator-kit.js';
+import { startSimulatorKit, type SimulatorKit } from './simulator-kit.js';
 import type { SimulatorOptionsInput } from '../../src/simulator/options.js';
 import { startWorkerService } from '../../src/cli/services/worker-service.js';
 import { openOutcomes } from '../../src/cli/services/open-outcomes.js';
@@ -67,6 +67,8 @@ export interface InProcessWorker {
 /** A simulator, a Redis prefix, and the ways a test runs paw against them. */
 export interface WorkerTestKit {
   readonly sim: SimulatorHandle;
+  /** A call to the simulator's `/_sim` controls (the kit's). */
+  readonly control: SimulatorKit['control'];
   readonly dir: string;
   readonly prefix: string;
   readonly redis: Redis;
@@ -137,6 +139,7 @@ export async function startWorkerTestKit(
 
   return {
     sim,
+    control: kit.control,
     dir,
     prefix,
     redis,

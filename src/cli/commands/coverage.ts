@@ -10,7 +10,7 @@ import {
   snapshotDefinitions,
   uncoveredWorkloads,
   type CoverageReport,
-} from '../../job-kinds/snapshot/coverage.js';
+} from '../../job-kinds/snapshot/coverage/coverage-report.js';
 import { UsageError } from '../../shared/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseDurationOption } from '../option-parsers.js';

@@ -3,8 +3,8 @@ import { checkOptionsFrom, loadDefinitions } from '../../definitions/load-defini
 import { silentLogger } from '../../shared/logger.js';
 import { ITEM_STATUSES, type ItemStatus } from '../../outcomes/outcome-status.js';
 import { RunQueues } from '../../queue/run-queues.js';
-import { OperatorActions } from '../../ops/operator-actions.js';
-import { DEFAULT_RETRY_STATUSES, RunRetry } from '../../ops/run-retry.js';
+import { OperatorActions } from '../../outcomes/operator-actions.js';
+import { DEFAULT_RETRY_STATUSES, RunRetry } from '../../scheduler/run-retry.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { operatorName } from '../operator-name.js';
 import { choiceList } from '../option-parsers.js';
@@ -23,7 +23,7 @@ interface RetryOptions {
  * `paw retry <runId>`: a new manual run of a snapshot run's definition over just the workloads
  * whose items ended in the given statuses, recorded with `retry of <runId>` as its reason. A
  * window or a rotation is one unit: it is run again whole with `paw run <id>`. The work is
- * RunRetry's (src/ops/run-retry.ts), which the dashboard's retry button calls too.
+ * RunRetry's (src/scheduler/run-retry.ts), which the dashboard's retry button calls too.
  */
 export function retryCommand(): Command {
   return new Command('retry')

@@ -5,7 +5,7 @@ import { InvalidDefinitionsError } from '../../definitions/definition-problem.js
 import { checkDefinitions, checkOptionsFrom } from '../../definitions/load-definitions.js';
 import { UsageError } from '../../shared/usage-error.js';
 import { silentLogger } from '../../shared/logger.js';
-import { OperatorActions } from '../../ops/operator-actions.js';
+import { OperatorActions } from '../../outcomes/operator-actions.js';
 import {
   SchedulePauses,
   describePause,

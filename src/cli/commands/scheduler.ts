@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { startPawServices } from '../services/start-paw-services.js';
 import { formatInTimeZone } from '../../shared/time-zone.js';
-import { runSchedulingCommand } from '../scheduling-command.js';
+import { runSchedulingCommand } from '../services/scheduling-command.js';
 
 /**
  * `paw scheduler`: runs a scheduler replica alone (no workers), until SIGTERM or SIGINT. Any

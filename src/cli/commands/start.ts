@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { startPawServices } from '../services/start-paw-services.js';
-import { runSchedulingCommand } from '../scheduling-command.js';
-import { parseKindList } from '../until-signal.js';
+import { runSchedulingCommand } from '../services/scheduling-command.js';
+import { parseKindList } from '../services/until-signal.js';
 
 /**
  * `paw start`: the scheduler and the workers in one process, until SIGTERM or SIGINT. The same

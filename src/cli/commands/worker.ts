@@ -2,9 +2,9 @@ import { Command } from 'commander';
 import { openProcessOutcomes } from '../services/open-outcomes.js';
 import { Shutdown } from '../../shared/shutdown.js';
 import { startWorkerService } from '../services/worker-service.js';
-import { openLongRunningCommand } from '../long-running-command.js';
-import { commandMetrics, serveOps } from '../serve-ops.js';
-import { parseKindList, serveUntilSignal } from '../until-signal.js';
+import { openLongRunningCommand } from '../services/long-running-command.js';
+import { commandMetrics, serveOps } from '../services/serve-ops.js';
+import { parseKindList, serveUntilSignal } from '../services/until-signal.js';
 
 /**
  * `paw worker`: runs workers alone (no scheduler), until SIGTERM or SIGINT. Any number may run,

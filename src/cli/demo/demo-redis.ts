@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { UsageError } from '../../shared/usage-error.js';
 import {
   RedisServerNotFoundError,
   startPrivateRedisServer,
 } from '../../redis/private-redis-server.js';
-import { redactRedisUrl } from '../../redis/redis-connection.js';
+import {
+  COMMAND_CONNECT_MS,
+  connectRedis,
+  createRedisConnection,
+  redactRedisUrl,
+} from '../../redis/redis-connection.js';
+import type { Settings } from '../../config/settings-schema.js';
 
 /** The Redis a demo runs against, and how to leave it as it was. */
 export interface DemoRedis {
@@ -16,8 +21,12 @@ export interface DemoRedis {
   readonly source: 'private' | 'given';
   /** What to tell the user (no password). */
   readonly description: string;
-  /** Stops the private server (removing its data), or deletes the demo's keys from the given one. */
-  release(): Promise<void>;
+  /**
+   * Stops the private server (removing its data), or deletes the demo's keys from the given one,
+   * connecting as the demo's settings say (undefined: they were never loaded, so nothing was
+   * written).
+   */
+  release(settings: Settings['redis'] | undefined): Promise<void>;
 }
 
 const HOW_TO_GET_REDIS =
@@ -39,7 +48,9 @@ export async function demoRedis(givenUrl: string | undefined): Promise<DemoRedis
       prefix,
       source: 'given',
       description: `${redactRedisUrl(givenUrl)} (PAW_REDIS_URL), keys under ${prefix}:`,
-      release: () => deleteKeys(givenUrl, prefix),
+      release: async (settings) => {
+        if (settings !== undefined) await deleteKeys(settings, prefix);
+      },
     };
   }
   try {
@@ -57,11 +68,10 @@ export async function demoRedis(givenUrl: string | undefined): Promise<DemoRedis
   }
 }
 
-async function deleteKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: true });
-  redis.on('error', () => undefined);
+async function deleteKeys(settings: Settings['redis'], prefix: string): Promise<void> {
+  const redis = createRedisConnection(settings, 'command');
   try {
-    await redis.connect();
+    await connectRedis(redis, settings.url, COMMAND_CONNECT_MS);
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);

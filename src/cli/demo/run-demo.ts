@@ -73,7 +73,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       'PAW_HTTP_HOST',
     ]);
     const redis = await demoRedis(environment['PAW_REDIS_URL']);
-    cleanups.push({ name: 'Redis', run: () => redis.release() });
+    // The demo's keys are deleted with its own Redis settings, once they are loaded.
+    const loaded: { redis?: Settings['redis'] } = {};
+    cleanups.push({ name: 'Redis', run: () => redis.release(loaded.redis) });
     say(`paw demo: Redis: ${redis.description}`);
 
     const sim = await startSimulator({ workloads: options.workloads, timeScale: 120 });
@@ -109,6 +111,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
         PAW_LOG_LEVEL: logLevel ?? 'warn',
       },
     });
+    loaded.redis = settings.redis;
     const logger =
       logLevel === undefined
         ? logs.logger(settings.log.level)

@@ -1,7 +1,7 @@
 import type { PawMetrics } from '../../ops/metrics/paw-metrics.js';
 import type { NotificationProducer } from '../../queue/notifications/notification-queue.js';
 import { openNotificationProducer } from '../../queue/notifications/open-notification-producer.js';
-import { openRateLimitRecord } from '../../ops/rate-limit-record.js';
+import { openRateLimitRecord } from '../../platform/rate-limit/rate-limit-record.js';
 import { workerObservers } from '../../ops/worker-observers.js';
 import type { OutcomeObserver } from '../../outcomes/outcome-observer.js';
 import { Outcomes } from '../../outcomes/outcomes.js';

@@ -8,11 +8,11 @@ import type { PawMetrics } from '../../ops/metrics/paw-metrics.js';
 import {
   startNotificationService,
   type NotificationService,
-} from '../../ops/notify/notification-service.js';
+} from '../../job-kinds/notify/notification-service.js';
 import type { Outcomes } from '../../outcomes/outcomes.js';
-import { startCoverageRefresher } from '../../ops/coverage-refresher.js';
-import { startCoverageDigests } from '../../ops/notify/coverage-digests.js';
-import { coverageReport } from '../../job-kinds/snapshot/coverage.js';
+import { startCoverageRefresher } from '../../job-kinds/snapshot/coverage/coverage-refresher.js';
+import { startCoverageDigests } from '../../job-kinds/snapshot/coverage/coverage-digests.js';
+import { coverageReport } from '../../job-kinds/snapshot/coverage/coverage-report.js';
 import { schedulerOnFire } from '../../ops/scheduler-observer.js';
 import { startSchedulerService, type SchedulerService } from '../../scheduler/scheduler-service.js';
 import { startWorkerService, type WorkerService } from './worker-service.js';

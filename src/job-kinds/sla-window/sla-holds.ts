@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RedisScript } from '../../redis/redis-script.js';
+import { luaScript } from '../../redis/lua-file.js';
 import type { WindowKeys } from './window-keys.js';
 import type { WindowTarget } from './window-target.js';
 
@@ -15,109 +15,14 @@ import type { WindowTarget } from './window-target.js';
  * windows starting or ending at once never lose each other's hold.
  */
 
-/**
- * A window takes its hold before pausing (the intent, recorded before the side effect).
- * KEYS: hold, runHolds, ended. ARGV: runId, windowEndMs, observed pause status, nowMs,
- * runHolds field, runHolds value.
- * Returns {decision, owner, other holders}:
- * - `window-over`: this run's window already ended (its resume started): do not pause;
- * - `held`: this run already holds it (a retry): the decision made then stands;
- * - `joined`: other windows hold it; `owner` says whether paw's pause stands (an outside
- *   pause that has since been lifted, observed NOT_PAUSED, becomes paw's);
- * - `created`: the first window: `paw` if it was NOT_PAUSED, `other` if PAUSED;
- * - `unknown`: nobody holds it and its state is UNKNOWN (or anything else): no record is made.
- */
-const acquireScript = new RedisScript(
-  'paw-sla-hold-acquire',
-  `
-if redis.call('EXISTS', KEYS[3]) == 1 then return {'window-over', '', 0} end
-local me = 'h:' .. ARGV[1]
-local function others()
-  local count = 0
-  for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
-    if string.sub(field, 1, 2) == 'h:' and field ~= me then count = count + 1 end
-  end
-  return count
-end
-if redis.call('HEXISTS', KEYS[1], me) == 1 then
-  return {'held', redis.call('HGET', KEYS[1], 'owner') or 'paw', others()}
-end
-local decision
-local owner = redis.call('HGET', KEYS[1], 'owner')
-if owner then
-  decision = 'joined'
-  if owner == 'other' and ARGV[3] == 'NOT_PAUSED' then
-    owner = 'paw'
-    redis.call('HSET', KEYS[1], 'owner', owner)
-  end
-else
-  decision = 'created'
-  if ARGV[3] == 'NOT_PAUSED' then owner = 'paw'
-  elseif ARGV[3] == 'PAUSED' then owner = 'other'
-  else return {'unknown', '', 0} end
-  redis.call('HSET', KEYS[1], 'owner', owner, 'since', ARGV[4])
-end
-redis.call('HSET', KEYS[1], me, ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[5], ARGV[6])
-return {decision, owner, others()}
-`,
-);
+/** A window takes its hold before pausing (see the file for what it answers). */
+const acquireScript = luaScript('job-kinds/sla-window/lua/acquireHold-3.lua');
 
-/**
- * A window's end: what releasing its hold means. KEYS: hold. ARGV: runId, nowMs.
- * Holders whose window has ended are dropped first (their resume is late or was lost; the
- * SLA Domain must stay paused only for windows still open). Returns {result, owner, others}:
- * - `not-held`: this run holds nothing here (never paused it, or already released);
- * - `still-held`: other open windows hold it: this run's hold is removed, nothing to resume;
- * - `resume`: this run is the last and paw owns the pause: resume it, then call finish (the
- *   hold stays until then, so a crash before the resume repeats it);
- * - `left-alone`: the last, but the pause was someone else's: the record is deleted, no resume.
- */
-const releaseScript = new RedisScript(
-  'paw-sla-hold-release',
-  `
-local me = 'h:' .. ARGV[1]
-if redis.call('HEXISTS', KEYS[1], me) == 0 then return {'not-held', '', 0} end
-local now = tonumber(ARGV[2])
-local others = 0
-local fields = redis.call('HGETALL', KEYS[1])
-for i = 1, #fields, 2 do
-  local field = fields[i]
-  if string.sub(field, 1, 2) == 'h:' and field ~= me then
-    if tonumber(fields[i + 1]) <= now then
-      redis.call('HDEL', KEYS[1], field)
-    else
-      others = others + 1
-    end
-  end
-end
-local owner = redis.call('HGET', KEYS[1], 'owner') or 'paw'
-if others > 0 then
-  redis.call('HDEL', KEYS[1], me)
-  return {'still-held', owner, others}
-end
-if owner == 'paw' then return {'resume', owner, 0} end
-redis.call('DEL', KEYS[1])
-return {'left-alone', owner, 0}
-`,
-);
+/** A window's end: what releasing its hold means (resume, leave alone, or others still hold). */
+const releaseScript = luaScript('job-kinds/sla-window/lua/releaseHold-1.lua');
 
-/**
- * After the resume: drops this run's hold, and the record with it when no one else holds it.
- * KEYS: hold. ARGV: runId.
- */
-const finishScript = new RedisScript(
-  'paw-sla-hold-finish',
-  `
-local me = 'h:' .. ARGV[1]
-redis.call('HDEL', KEYS[1], me)
-for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
-  if string.sub(field, 1, 2) == 'h:' then return 0 end
-end
-redis.call('DEL', KEYS[1])
-return 1
-`,
-);
+/** After the resume: drops this run's hold, and the record with it when no one else holds it. */
+const finishScript = luaScript('job-kinds/sla-window/lua/finishHold-1.lua');
 
 /** Who paused an SLA Domain on a cluster, as far as paw knows. */
 export type PauseOwner = 'paw' | 'other';

@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { ItemRecord, ItemUpdate } from '../../outcomes/outcome-records.js';
 import type { ItemWrite } from './lanes/lane-queue.js';
 import { isActiveStatus } from '../../outcomes/outcome-status.js';
-import { backoffDelay } from '../../queue/backoff.js';
+import { backoffDelay } from '../../queue/job-backoff.js';
 import { NotSentError } from '../../platform/http/not-sent-error.js';
 import {
   UnsupportedWorkloadTypeError,

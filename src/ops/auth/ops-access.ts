@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OperatorChannel } from '../../outcomes/operator-actions.js';
 import type { Settings } from '../../config/settings-schema.js';
 import { UsageError } from '../../shared/usage-error.js';
 import type { Logger } from '../../shared/logger.js';
@@ -20,7 +21,7 @@ import { PROXY_SECRET_HEADER, TrustedProxy } from './trusted-proxy.js';
 export interface OpsUser {
   readonly name: string;
   /** How: `bearer`, `basic`, `proxy`, or `open` (no authentication configured on loopback). */
-  readonly via: 'bearer' | 'basic' | 'proxy' | 'open';
+  readonly via: Exclude<OperatorChannel, 'cli'>;
 }
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
-import type { CoverageReport } from '../../job-kinds/snapshot/coverage.js';
+import type { CoverageReport } from '../../job-kinds/snapshot/coverage/coverage-report.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
-import type { RunItemsReader } from './run-items-reader.js';
+import type { RunItemsReader } from '../../outcomes/run-items-reader.js';
 
 /** Runs shown per definition: two weeks of a nightly schedule. */
 const COVERAGE_RUNS = 14;

@@ -1,8 +1,8 @@
 import { INDEXED_ITEM_STATUSES } from '../../outcomes/outcome-keys.js';
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
 import type { ItemStatus } from '../../outcomes/outcome-status.js';
-import type { RateLimitRecord } from '../rate-limit-record.js';
-import type { RunItemsReader } from './run-items-reader.js';
+import type { RateLimitRecord } from '../../platform/rate-limit/rate-limit-record.js';
+import type { RunItemsReader } from '../../outcomes/run-items-reader.js';
 import { computeRunProgress, type RunProgress } from './run-progress.js';
 import { computeWindowTimeline, type WindowTimeline } from './window-timeline.js';
 

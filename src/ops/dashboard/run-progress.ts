@@ -1,5 +1,5 @@
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
-import type { ItemSample } from './run-items-reader.js';
+import type { ItemSample } from '../../outcomes/run-items-reader.js';
 
 const SECOND_MS = 1000;
 /**

@@ -1,18 +1,16 @@
 import { Gauge, type Registry } from 'prom-client';
-
-/** One definition's workload counts by coverage state (src/job-kinds/snapshot/coverage.ts). */
-export interface DefinitionCounts {
-  readonly definitionId: string;
-  readonly counts: Readonly<Record<string, number>>;
-}
+import type {
+  CoverageGauges,
+  DefinitionCounts,
+} from '../../job-kinds/snapshot/coverage/coverage-refresher.js';
 
 /**
  * `paw_coverage_workloads{definition, state}`: how many workloads of each snapshot definition
  * are protected, failing, stale, skipped or never reached, from the last coverage report
- * (src/ops/coverage-refresher.ts). Labels stay bounded: definitions and the five states, never a
+ * (src/job-kinds/snapshot/coverage/coverage-refresher.ts). Labels stay bounded: definitions and the five states, never a
  * workload.
  */
-export class CoverageMetrics {
+export class CoverageMetrics implements CoverageGauges {
   private readonly workloads: Gauge<'definition' | 'state'>;
   private readonly refreshedAt: Gauge;
   private readonly refreshInterval: Gauge;

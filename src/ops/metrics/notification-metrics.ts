@@ -1,8 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-
-/** How a notification job ended. */
-export type NotificationResult =
-  'sent' | 'failed' | 'gave-up' | 'not-configured' | 'not-needed' | 'already-sent';
+import type { NotificationResult } from '../../job-kinds/notify/run-notifier.js';
 
 /**
  * Webhook deliveries of run summaries, by result: `sent`; `failed` (will be retried);

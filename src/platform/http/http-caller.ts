@@ -3,7 +3,7 @@ import type { Secret } from '../../config/secret.js';
 import type { Logger } from '../../shared/logger.js';
 import { safelyNotify, type PlatformObserver } from '../platform-observer.js';
 import type { HttpMethod } from '../defaults/default-routes.js';
-import { jitteredBackoff } from '../../shared/backoff.js';
+import { jitteredBackoff } from '../../shared/jittered-backoff.js';
 import { AnswerBytes, type AnswerSize } from './answer-limits.js';
 import { errorFromResponse } from './error-factory.js';
 import type { HttpTransport, IncomingResponse } from './http-transport.js';

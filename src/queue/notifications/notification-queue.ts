@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings-schema.js';
 import { quietQueue } from '../quiet-queue.js';
 import type { Logger } from '../../shared/logger.js';
-import { PAW_BACKOFF_TYPE } from '../backoff.js';
+import { PAW_BACKOFF_TYPE } from '../job-backoff.js';
 
 /** The BullMQ queue of notifications, under `redis.prefix` (reserved: no job kind may use it). */
 export const NOTIFY_QUEUE_NAME = 'notify';
@@ -13,7 +13,7 @@ const NOTIFY_JOB_NAME = 'run-ended';
 const DIGEST_JOB_NAME = 'coverage-digest';
 
 /**
- * A definition's morning digest of coverage (src/ops/notify/coverage-digest.ts builds `body`, the
+ * A definition's morning digest of coverage (src/job-kinds/snapshot/coverage/coverage-digest.ts builds `body`, the
  * message to post; the webhook is looked up by `definitionId` where it is sent, never carried).
  */
 export interface DigestJobData {

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDefinition } from '../../../src/definitions/job-definition.js';
-import type { CoverageReport } from '../../../src/job-kinds/snapshot/coverage.js';
+import type { CoverageReport } from '../../../src/job-kinds/snapshot/coverage/coverage-report.js';
 import type { RunRecord } from '../../../src/outcomes/outcome-records.js';
 import type { JobScheduleReport } from '../../../src/simulator/job-schedule-report.js';
 import type { ProcessorHarness } from '../../job-kinds/processor-harness.js';
@@ -55,9 +55,7 @@ describe('paw coverage after three nights, against the simulator', () => {
     const [coverage] = report.definitions;
     expect(coverage?.definitionId).toBe('nightly');
 
-    const sim = (await (
-      await fetch(`${harness.sim.baseUrl}/_sim/jobs`)
-    ).json()) as JobScheduleReport;
+    const sim = (await harness.control('GET', '/_sim/jobs')) as JobScheduleReport;
     const disconnected = new Set(
       harness.sim.clusters.filter((c) => c.connectionState === 'Disconnected').map((c) => c.id),
     );

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { demoRedis } from '../../../src/cli/demo/demo-redis.js';
+import { loadSettings } from '../../../src/config/load-settings.js';
 import { runPaw } from '../../testkit/paw-process.js';
 import { testRedisUrl } from '../../testkit/redis-connection.js';
 
@@ -64,7 +65,13 @@ describe('paw demo', () => {
       await redis.set(`${given.prefix}:outcomes:run:x`, '1');
       await redis.set(`${given.prefix}:snapshot:meta`, '1');
       await redis.set('someone-else:key', 'kept');
-      await given.release();
+      await given.release(undefined);
+      expect(await redis.keys(`${given.prefix}:*`)).toHaveLength(2);
+      const { settings } = await loadSettings({
+        cwd: tmpdir(),
+        env: { PAW_REDIS_URL: testRedisUrl() },
+      });
+      await given.release(settings.redis);
       expect(await redis.keys(`${given.prefix}:*`)).toEqual([]);
       expect(await redis.get('someone-else:key')).toBe('kept');
     } finally {

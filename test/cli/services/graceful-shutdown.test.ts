@@ -23,12 +23,8 @@ describe('worker shutdown (SIGTERM)', () => {
 
   async function setLatency(takeSnapshotMs: number, statusMs: number): Promise<void> {
     const rule = (ms: number) => (ms === 0 ? {} : { latency: { fixedMs: ms } });
-    await fetch(`${kit.sim.baseUrl}/_sim/faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        operations: { takeSnapshot: rule(takeSnapshotMs), getSnapshotJobStatus: rule(statusMs) },
-      }),
+    await kit.control('PUT', '/_sim/faults', {
+      operations: { takeSnapshot: rule(takeSnapshotMs), getSnapshotJobStatus: rule(statusMs) },
     });
   }
 

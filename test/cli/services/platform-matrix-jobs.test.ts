@@ -101,7 +101,7 @@ describe.each(PLATFORMS)(
       expect(restTriggers).toBe(platform.api === 'rest' ? succeeded.length : 0);
       if (platform.api === 'graphql') {
         // The platform's audit shows who took each snapshot and why (GraphQL's userNote).
-        const jobs = (await (await fetch(`${kit.sim.baseUrl}/_sim/jobs`)).json()) as {
+        const jobs = (await kit.control('GET', '/_sim/jobs')) as {
           jobs: { workloadId: string; userNote?: string }[];
         };
         const notes = jobs.jobs
@@ -124,16 +124,12 @@ describe.each(PLATFORMS)(
         .filter((id) => connected.includes(id));
       const [handPaused = '', other = ''] = clusters;
       // An administrator pauses it by hand, with a note (the simulator records who and why).
-      const byHand = await fetch(`${kit.sim.baseUrl}/_sim/sla-domains/${domain.id}/pause`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          clusterIds: [handPaused],
-          pausedBy: 'alice@example.com',
-          note: 'storage migration',
-        }),
+      // (control fails the test on an answer other than 2xx)
+      await kit.control('POST', `/_sim/sla-domains/${domain.id}/pause`, {
+        clusterIds: [handPaused],
+        pausedBy: 'alice@example.com',
+        note: 'storage migration',
       });
-      expect(byHand.status).toBe(200);
 
       const runId = await kit.fire({
         id: 'window',
@@ -179,12 +175,9 @@ describe.each(PLATFORMS)(
       );
       const sink = join(kit.dir, `sink-${platform.api}-${platform.vocabulary}.json`);
       // The platform reports quorum-authorization policies the rotation suspended.
-      const policies = await fetch(`${kit.sim.baseUrl}/_sim/suspended-tpr-policies`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ policyIds: ['tpr-policy-1', 'tpr-policy-2'] }),
+      await kit.control('PUT', '/_sim/suspended-tpr-policies', {
+        policyIds: ['tpr-policy-1', 'tpr-policy-2'],
       });
-      expect(policies.status).toBe(200);
       const runId = await kit.fire({
         id: 'rotate',
         kind: 'rotate-secret',
@@ -199,11 +192,7 @@ describe.each(PLATFORMS)(
         /suspended 2 quorum-authorization \(TPR\) policies \(tpr-policy-1, tpr-policy-2\)/,
       );
       expect(worker.logs.text()).toMatch(/the rotation suspended quorum-authorization policies/);
-      await fetch(`${kit.sim.baseUrl}/_sim/suspended-tpr-policies`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ policyIds: [] }),
-      });
+      await kit.control('PUT', '/_sim/suspended-tpr-policies', { policyIds: [] });
       expect(await authenticates(kit.sim, sink)).toBe(true);
       expect(await authenticates(kit.sim, account.file)).toBe(false); // the old secret is dead
       expect(worker.logs.text()).not.toMatch(/client_secret"\s*:\s*"[^*]/);

@@ -62,7 +62,7 @@ describe.each(MATRIX)(
       'a worker killed between trigger and record: the retry finds the snapshot through activity, and triggers nothing twice',
       { timeout: 300_000 },
       async () => {
-        await fetch(`${kit.sim.baseUrl}/_sim/stats`, { method: 'DELETE' });
+        await kit.control('DELETE', '/_sim/stats');
         const connected = kit.sim.clusters
           .filter((cluster) => cluster.connectionState === 'Connected')
           .map((cluster) => cluster.id);
@@ -124,7 +124,7 @@ describe.each(MATRIX)(
     );
 
     it('lists workloads, clusters and events, and snapshots a VM waiting for its job', async () => {
-      await fetch(`${kit.sim.baseUrl}/_sim/stats`, { method: 'DELETE' });
+      await kit.control('DELETE', '/_sim/stats');
       const workloads = await paw('workloads', 'list', '--type', 'VSPHERE_VM', '--all', '--json');
       expect(workloads.code, workloads.stderr).toBe(0);
       const listed = JSON.parse(workloads.stdout) as { id: string; kind: string }[];

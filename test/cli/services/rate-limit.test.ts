@@ -41,7 +41,7 @@ describe('the platform rate limit, shared by worker processes', () => {
       kit.paw(['worker'], env),
     ];
     await Promise.all(workers.map((worker) => worker.waitForStderr(/paw worker: ready/, 60_000)));
-    await fetch(`${kit.sim.baseUrl}/_sim/stats`, { method: 'DELETE' });
+    await kit.control('DELETE', '/_sim/stats');
 
     const runId = await kit.fire({
       id: 'many',
@@ -57,12 +57,8 @@ describe('the platform rate limit, shared by worker processes', () => {
     await eventually('every worker to trigger snapshots', () => workers.every(busy), {
       timeoutMs: 60_000,
     });
-    await fetch(`${kit.sim.baseUrl}/_sim/faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        operations: { getSnapshotJobStatus: { tooManyRequestsRate: 1, times: 1 } },
-      }),
+    await kit.control('PUT', '/_sim/faults', {
+      operations: { getSnapshotJobStatus: { tooManyRequestsRate: 1, times: 1 } },
     });
 
     const run = await kit.waitForRun(runId, 120_000);

@@ -109,7 +109,7 @@ describe.each(PLATFORM_LATENCIES)(
     }, 400_000);
 
     it('random SIGKILLs of two workers during a run: each workload triggered once, every outcome recorded', async () => {
-      await fetch(`${kit.sim.baseUrl}/_sim/stats`, { method: 'DELETE' });
+      await kit.control('DELETE', '/_sim/stats');
       const runId = await kit.fire({
         id: 'random-kills',
         kind: 'snapshot',

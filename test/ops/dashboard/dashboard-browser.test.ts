@@ -7,7 +7,7 @@ import { Outcomes } from '../../../src/outcomes/outcomes.js';
 import type { ItemUpdate } from '../../../src/outcomes/outcome-records.js';
 import { PawMetrics } from '../../../src/ops/metrics/paw-metrics.js';
 import { startOpsServer, type OpsServer } from '../../../src/ops/ops-server.js';
-import { RateLimitRecord } from '../../../src/ops/rate-limit-record.js';
+import { RateLimitRecord } from '../../../src/platform/rate-limit/rate-limit-record.js';
 import { exampleDefinition } from '../../testkit/definitions.js';
 import { eventually } from '../../testkit/eventually.js';
 import { captureLogs } from '../../testkit/log-capture.js';

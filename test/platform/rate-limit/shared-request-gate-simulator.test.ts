@@ -43,7 +43,7 @@ describe('SharedRequestGate against the simulator at 500 requests/s', () => {
       );
     }
     const base = kit.sim.baseUrl;
-    await fetch(`${base}/_sim/stats`, { method: 'DELETE' });
+    await kit.control('DELETE', '/_sim/stats');
     // A rate-limited operation without a token: the bucket answers 429 before authentication
     // answers 401, so every status says which of the two the request met.
     // A connection reset (seen on a loaded machine) is tried again through the gate, as paw's
@@ -62,7 +62,7 @@ describe('SharedRequestGate against the simulator at 500 requests/s', () => {
     const statuses = await Promise.all(
       Array.from({ length: 2_000 }, (_, index) => send(gates[index % gates.length])),
     );
-    const stats = (await (await fetch(`${base}/_sim/stats`)).json()) as { rateLimited: number };
+    const stats = (await kit.control('GET', '/_sim/stats')) as { rateLimited: number };
     expect(statuses.filter((status) => status === 429)).toHaveLength(0);
     expect(stats.rateLimited).toBe(0);
     expect(statuses.filter((status) => status === 401)).toHaveLength(2_000);

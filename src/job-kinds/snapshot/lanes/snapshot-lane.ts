@@ -2,7 +2,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { setMaxListeners } from 'node:events';
 import type { ItemRecord } from '../../../outcomes/outcome-records.js';
 import { UnknownRunError } from '../../../outcomes/unknown-run-error.js';
-import { backoffDelay } from '../../../queue/backoff.js';
+import { backoffDelay } from '../../../queue/job-backoff.js';
 import { LostJobError, ownedJobStep } from '../../../queue/delayed-move.js';
 import { failureFacts } from '../../job-failure.js';
 import { continueAfterShutdown, continueStepAt, lockToken } from '../../../queue/step-job.js';
