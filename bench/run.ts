@@ -11,6 +11,11 @@ const BENCHMARKS: Record<
     description: 'getWorkload requests per second on one core, and the memory of a large inventory',
     load: () => import('./simulator.js'),
   },
+  graphql: {
+    description:
+      'paw sim with the whole published GraphQL schema: start-up, a typical list (p50, p99), schema build',
+    load: () => import('./graphql.js'),
+  },
   nightly: {
     description:
       'a night of snapshots: paw against the sequential and the concurrent script (--quick: N = 1,000)',

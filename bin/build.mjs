@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds paw as the container image, `npm run build`, the benchmarks and the deploy tests run it:
-// src/ compiled by tsc (tsconfig.build.json), then the Redis scripts (src/**/*.lua, which tsc
-// does not copy) beside the JavaScript, in the same folders: paw loads each from its compiled
-// folder (src/redis/lua-file.ts).
+// src/ compiled by tsc (tsconfig.build.json), then the Redis scripts (src/**/*.lua) and the
+// platform's whole published GraphQL schema (src/**/*.graphql), which tsc does not copy, beside
+// the JavaScript, in the same folders: paw loads each from its compiled folder
+// (src/redis/lua-file.ts, src/platform/graphql/schema/platform-schema.ts).
 //
 // The build carries the stamp of the sources it was compiled from (bin/source-stamp.mjs, taken
 // before tsc starts, so an edit during the build leaves it stale): bin/paw.js runs dist/ only
@@ -36,16 +37,16 @@ const compiled = spawnSync(
 );
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 
-/** Every file under `folder` whose name ends with `.lua`. */
-function luaFiles(folder) {
+/** Every file under `folder` that paw reads at run time: `.lua` and `.graphql`. */
+function runtimeFiles(folder) {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) return luaFiles(path);
-    return entry.name.endsWith('.lua') ? [path] : [];
+    if (entry.isDirectory()) return runtimeFiles(path);
+    return entry.name.endsWith('.lua') || entry.name.endsWith('.graphql') ? [path] : [];
   });
 }
 
-for (const file of luaFiles(source)) {
+for (const file of runtimeFiles(source)) {
   const target = join(outDir, relative(source, file));
   mkdirSync(dirname(target), { recursive: true });
   copyFileSync(file, target);

@@ -18,6 +18,7 @@ export interface FaultDecision {
  */
 export class FaultInjector {
   private faults: Faults = { operations: {} };
+  private withheld: ReadonlySet<string> = new Set();
   /** Faults left for rules that set `times`. */
   private readonly remaining = new Map<FaultRule, number>();
   private active = false;
@@ -31,6 +32,7 @@ export class FaultInjector {
 
   set(faults: Faults): void {
     this.faults = faults;
+    this.withheld = new Set(faults.withheldFields ?? []);
     this.remaining.clear();
     const rules = [faults.default, ...Object.values(faults.operations)];
     for (const rule of rules) if (rule?.times !== undefined) this.remaining.set(rule, rule.times);
@@ -53,7 +55,15 @@ export class FaultInjector {
     return {
       ...(this.faults.default === undefined ? {} : { default: withRemaining(this.faults.default) }),
       operations,
+      ...(this.faults.withheldFields === undefined
+        ? {}
+        : { withheldFields: [...this.faults.withheldFields] }),
     };
+  }
+
+  /** The GraphQL fields withheld as if behind a feature flag (`Type.field`). */
+  withheldFields(): ReadonlySet<string> {
+    return this.withheld;
   }
 
   /** Undefined when nothing is to be done (the fast path when no faults are configured). */

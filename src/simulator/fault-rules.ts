@@ -1,4 +1,6 @@
+import { isInterfaceType, isObjectType } from 'graphql';
 import { z } from 'zod';
+import { publishedSchema } from '../platform/graphql/schema/platform-schema.js';
 import { OPERATION_IDS } from './operation-ids.js';
 
 const probability = z.number().min(0).max(1);
@@ -51,12 +53,41 @@ const faultRuleSchema = z
     'errorRate, resetRate, hangRate, malformedRate and tooManyRequestsRate must add up to at most 1',
   );
 
+/**
+ * A GraphQL field of the published schema, `Type.field` (an object type or an interface): one
+ * the schema lacks is refused, named, rather than never matching.
+ */
+const publishedFieldSchema = z
+  .string()
+  .regex(
+    /^[_A-Za-z]\w*\.[_A-Za-z]\w*$/,
+    'name a field as Type.field, e.g. GlobalSlaReply.protectedObjectCount',
+  )
+  .superRefine((name, context) => {
+    const [typeName = '', fieldName = ''] = name.split('.');
+    const type = publishedSchema().getType(typeName);
+    if (type === undefined || !(isObjectType(type) || isInterfaceType(type))) {
+      context.addIssue({
+        code: 'custom',
+        message: `the published schema has no object type or interface ${typeName}`,
+      });
+    } else if (!(fieldName in type.getFields())) {
+      context.addIssue({ code: 'custom', message: `${typeName} has no field ${fieldName}` });
+    }
+  });
+
 /** The whole fault configuration: `--faults FILE`, `PUT /_sim/faults`, `options.faults`. */
 export const faultsSchema = z.strictObject({
   /** Applies to every operation that has no rule of its own. */
   default: faultRuleSchema.optional(),
   /** Per operationId (see operation-ids.ts). */
   operations: z.partialRecord(z.enum(OPERATION_IDS), faultRuleSchema).default({}),
+  /**
+   * GraphQL fields behind a feature flag the account lacks: answered `null` with an error whose
+   * `extensions.code` is 403 beside the rest of the data, as the platform does. `Type.field`,
+   * the type an object type or an interface (`SlaDomain.name` withholds it on every kind).
+   */
+  withheldFields: z.array(publishedFieldSchema).optional(),
 });
 
 export type FaultRule = z.output<typeof faultRuleSchema>;

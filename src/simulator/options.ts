@@ -80,6 +80,11 @@ export const simulatorOptionsSchema = z
     vocabulary: simVocabularySchema,
     /** Single workload types respelled on top of the vocabulary (a word paw may not know). */
     typeSpellings: typeSpellingsSchema,
+    /**
+     * Cluster-local SLA Domains (`ClusterSlaDomain`), one per cluster, listed by GraphQL
+     * `slaDomains` beside the global ones, as the platform lists them.
+     */
+    clusterSlaDomains: z.boolean().default(true),
     /** REST events carry no job id, as the real platform's activity records do. */
     eventsWithoutJobIds: z.boolean().default(false),
     /** Where the REST routes live: this project's model, or a moved and renamed `v2`. */

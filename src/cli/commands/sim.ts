@@ -7,6 +7,7 @@ import { faultsSchema } from '../../simulator/fault-rules.js';
 import { simulatorOptionsSchema, type SimulatorOptions } from '../../simulator/options.js';
 import { REST_LAYOUTS } from '../../simulator/rest-layouts.js';
 import { SIM_VOCABULARIES } from '../../simulator/sim-vocabulary.js';
+import { publishedSchema } from '../../platform/graphql/schema/platform-schema.js';
 import { startSimulator, type SimulatorHandle } from '../../simulator/simulator.js';
 import { describeIssues, readYamlFile, type YamlDocument } from '../../shared/yaml-file.js';
 
@@ -214,6 +215,9 @@ async function runSimulator(flags: SimFlags): Promise<void> {
   const shutdown = new Shutdown({ logger });
   shutdown.installSignalHandlers();
   const simulator = await startSimulator(input, { logger });
+  // Users' SDKs and scripts select beyond paw's part of the schema: build the whole published
+  // schema now (about a second), so that no first request of theirs waits for it.
+  publishedSchema();
   if (shutdown.signal.aborted) {
     // A signal arrived while the servers were starting: their cleanup was not registered yet.
     await simulator.stop();

@@ -12,6 +12,7 @@ import {
   requireGrant,
   type GraphqlContext,
 } from './graphql-context.js';
+import { clusterView } from './graphql-views.js';
 import { activityObjectsNamed, PUBLISHED_WORDS } from './published-words.js';
 
 /** `ActivitySeriesFilter`. */
@@ -56,6 +57,8 @@ interface Series {
   readonly key: string;
   readonly first: SimEvent;
   last: SimEvent;
+  /** Its events, oldest first. */
+  readonly events: SimEvent[];
   readonly cluster: SimCluster | undefined;
 }
 
@@ -83,8 +86,11 @@ function seriesByNow(state: SimulatorState): Series[] {
     if (series === undefined) {
       const cluster =
         event.clusterId === null ? undefined : state.inventory.cluster(event.clusterId);
-      byKey.set(key, { key, first: event, last: event, cluster });
-    } else series.last = event;
+      byKey.set(key, { key, first: event, last: event, events: [event], cluster });
+    } else {
+      series.last = event;
+      series.events.push(event);
+    }
   }
   return [...byKey.values()].sort(
     (a, b) => b.last.time - a.last.time || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0),
@@ -95,9 +101,26 @@ const objectOf = (series: Series) => series.first.objectType as ActivityObject;
 const clusterIdOf = (series: Series) => series.cluster?.id ?? THE_PLATFORM.id;
 const clusterNameOf = (series: Series) => series.cluster?.name ?? THE_PLATFORM.name;
 
-function seriesView(series: Series) {
+/** A series' activities newest first (the platform's order), with their own cursors. */
+const ACTIVITY_ORDERINGS: Orderings<SimEvent> = {
+  what: 'activities',
+  keys: { TIME: (event) => [event.time] },
+  defaultSortBy: 'TIME',
+  defaultOrder: () => 'DESC',
+  tieBreak: (event) => event.id,
+};
+
+/** How far the job of a series has got (`"45%"`), as its status query answers; else null. */
+function progressOf(state: SimulatorState, series: Series): string | null {
+  const job = series.first.jobId === null ? undefined : state.jobs.find(series.first.jobId);
+  return job === undefined
+    ? null
+    : `${Math.round(state.jobs.stateOf(job, state.clock.now()).progress)}%`;
+}
+
+function seriesView(state: SimulatorState, series: Series) {
   const { first, last } = series;
-  return {
+  const view = {
     id: seriesLongId(series.key),
     activitySeriesId: seriesUuid(series.key),
     objectId: first.objectId,
@@ -113,7 +136,34 @@ function seriesView(series: Series) {
     clusterUuid: clusterIdOf(series),
     clusterName: clusterNameOf(series),
     lastActivityMessage: last.message,
+    location: clusterNameOf(series),
+    cluster: () => (series.cluster === undefined ? null : clusterView(series.cluster)),
+    progress: () => progressOf(state, series),
+    activityConnection: (args: SortedConnectionArgs) =>
+      sortedConnection(
+        `activities:${series.key}`,
+        series.events,
+        ACTIVITY_ORDERINGS,
+        args,
+        undefined,
+        (event) => ({
+          id: event.id,
+          activitySeries: view,
+          clusterId: clusterIdOf(series),
+          message: event.message,
+          objectId: event.objectId,
+          objectType: PUBLISHED_WORDS.eventObjectType(objectOf(series)),
+          severity: PUBLISHED_WORDS.eventSeverity(event.severity),
+          status: PUBLISHED_WORDS.eventStatus(event.status),
+          type: PUBLISHED_WORDS.eventType(event.type),
+          time: isoTime(event.time),
+          progress: event === series.last ? progressOf(state, series) : null,
+          activityInfo: null,
+          errorInfo: null,
+        }),
+      ),
   };
+  return view;
 }
 
 /** The series `filters` keeps; what the simulator cannot filter by is a field error. */
@@ -199,6 +249,8 @@ export const activityResolvers = {
     requireGrant(context, 'VIEW_INVENTORY');
     const filter = seriesFilter(args.filters ?? {});
     const series = seriesByNow(context.state);
-    return sortedConnection('activity-series', series, SERIES_ORDERINGS, args, filter, seriesView);
+    return sortedConnection('activity-series', series, SERIES_ORDERINGS, args, filter, (one) =>
+      seriesView(context.state, one),
+    );
   },
 };

@@ -4,16 +4,25 @@ import type { Principal } from '../accounts.js';
 import type { Permission } from '../permissions.js';
 import { RestError } from '../rest-error.js';
 import type { SimulatorState } from '../simulator-state.js';
+import type { WithheldFields } from './withheld-fields.js';
 
-/** What every resolver gets: the simulator and who is calling. */
+/** What every resolver gets: the simulator, who is calling, and what this answer withholds. */
 export interface GraphqlContext {
   readonly state: SimulatorState;
   readonly principal: Principal;
+  readonly withheld: WithheldFields;
 }
 
-/** A field error the way the platform reports it: `extensions.code` is an HTTP-like number. */
+/** How the platform's not-found messages start (docs/simulator.md, "Answer shapes"). */
+const NOT_FOUND = 'NOT_FOUND: ';
+
+/**
+ * A field error the way the platform reports it: `extensions.code` is an HTTP-like number, and a
+ * not-found message starts `NOT_FOUND: `.
+ */
 export function fieldError(code: 400 | 403 | 404 | 500, message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code, trace: { traceId: randomUUID() } } });
+  const text = code === 404 && !message.startsWith(NOT_FOUND) ? `${NOT_FOUND}${message}` : message;
+  return new GraphQLError(text, { extensions: { code, trace: { traceId: randomUUID() } } });
 }
 
 /**

@@ -82,7 +82,7 @@ export function slaDomainView(
 /** An SLA Domain named inside another object: its count, not its paused clusters. */
 const NESTED: SlaDomainDetail = { pausedClusters: false, protectedObjectCount: true };
 
-function slaDomainOf(state: SimulatorState, slaDomainId: string | null) {
+export function slaDomainOf(state: SimulatorState, slaDomainId: string | null) {
   const domain = slaDomainId === null ? undefined : state.slaDomains.get(slaDomainId);
   return domain === undefined ? null : slaDomainView(state, domain, NESTED);
 }

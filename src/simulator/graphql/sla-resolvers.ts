@@ -1,4 +1,10 @@
-import { retentionMs, type SimSlaDomain } from '../records.js';
+import {
+  retentionMs,
+  type Frequency,
+  type Retention,
+  type SimSlaDomain,
+  type WorkloadType,
+} from '../records.js';
 import { slaFilter } from '../routes/sla-domain-routes.js';
 import type { SimulatorState } from '../simulator-state.js';
 import {
@@ -16,6 +22,14 @@ import {
   requireGrant,
   type GraphqlContext,
 } from './graphql-context.js';
+import {
+  clusterLocalSlas,
+  clusterSlaView,
+  listedId,
+  listedName,
+  type ClusterLocalSla,
+  type ListedSla,
+} from './cluster-sla-domains.js';
 import { slaDomainView, slaStatusView } from './graphql-views.js';
 import { workloadTypesOfSlaObjectTypes } from './published-words.js';
 
@@ -27,13 +41,59 @@ interface GlobalSlaFilter {
   readonly objectTypeList?: readonly string[] | null;
 }
 
+/** `BasicSnapshotScheduleInput`, in each period of `GlobalSnapshotScheduleInput`. */
+interface BasicSchedule {
+  readonly frequency?: number | null;
+  readonly retention?: number | null;
+  readonly retentionUnit?: string | null;
+}
+
+/** `CreateGlobalSlaInput`: what the simulator keeps of it (the rest is accepted and filled). */
+interface CreateGlobalSlaInput {
+  readonly name?: string | null;
+  readonly description?: string | null;
+  readonly objectTypes?: readonly string[] | null;
+  readonly snapshotSchedule?: Readonly<
+    Record<string, { readonly basicSchedule?: BasicSchedule | null } | null | undefined>
+  > | null;
+}
+
+/** The schedule periods the simulator keeps, shortest first, as its frequency units. */
+const PERIODS: readonly [string, Frequency['unit']][] = [
+  ['hourly', 'HOURLY'],
+  ['daily', 'DAILY'],
+  ['weekly', 'WEEKLY'],
+  ['monthly', 'MONTHLY'],
+];
+
+/** A retention in the simulator's units (days at least; quarters as months). */
+function retentionOf(schedule: BasicSchedule, at: string): Retention {
+  const amount = schedule.retention ?? 0;
+  if (amount <= 0) throw argumentError(`${at}.retention`, 'must be a positive number');
+  switch (schedule.retentionUnit ?? 'DAYS') {
+    case 'MINUTES':
+    case 'HOURS':
+      return { unit: 'DAYS', duration: 1 };
+    case 'QUARTERS':
+      return { unit: 'MONTHS', duration: 3 * amount };
+    case 'WEEKS':
+      return { unit: 'WEEKS', duration: amount };
+    case 'MONTHS':
+      return { unit: 'MONTHS', duration: amount };
+    case 'YEARS':
+      return { unit: 'YEARS', duration: amount };
+    default:
+      return { unit: 'DAYS', duration: amount };
+  }
+}
+
 /** `SlaStatusFilterInput`. */
 interface SlaStatusFilter {
   readonly field?: string | null;
   readonly text?: string | null;
 }
 
-type DomainCheck = (domain: SimSlaDomain) => boolean;
+type DomainCheck = (item: ListedSla) => boolean;
 
 /**
  * One entry of `slaDomains(filter:)`; `at` names it in errors (`filter[0]`). Entries are ANDed;
@@ -49,7 +109,9 @@ function globalSlaFilter(state: SimulatorState, filter: GlobalSlaFilter, at: str
     if (texts.length === 0 && (filter.objectTypeList ?? []).length === 0) {
       throw argumentError(`${at}.objectTypeList`, 'OBJECT_TYPE takes SLA object types');
     }
-    return (domain) => domain.objectTypes.some((type) => types.has(type));
+    // A cluster-local SLA Domain of the simulator protects VMs and databases.
+    return (item) =>
+      (item.global?.objectTypes ?? LOCAL_OBJECT_TYPES).some((type) => types.has(type));
   }
   refuseGiven(
     `${at}.objectTypeList`,
@@ -59,34 +121,63 @@ function globalSlaFilter(state: SimulatorState, filter: GlobalSlaFilter, at: str
   if (!['NAME', 'NAME_EXACT_MATCH', 'CLUSTER_UUID', 'SHOW_PAUSED_SLAS_ONLY'].includes(field)) {
     throw argumentError(
       `${at}.field`,
-      `the simulator cannot filter SLA Domains by ${field} (it has no archival, HA, organization, upgrade or cluster-local SLA Domains); it filters by NAME, NAME_EXACT_MATCH, CLUSTER_UUID, OBJECT_TYPE, SHOW_PAUSED_SLAS_ONLY`,
+      `the simulator cannot filter SLA Domains by ${field} (it has no archival, HA, organization or upgrade SLA Domains); it filters by NAME, NAME_EXACT_MATCH, CLUSTER_UUID, OBJECT_TYPE, SHOW_PAUSED_SLAS_ONLY`,
     );
   }
   if (texts.length === 0) throw argumentError(`${at}.text`, `${field} takes a text`);
   const checks = texts.map((text) => asFieldErrors(() => slaFilter(state, field, text)));
+  const localChecks = texts.map((text) => localSlaFilter(field, text));
   // SHOW_PAUSED_SLAS_ONLY false keeps every SLA Domain (no check).
-  return (domain) => checks.some((check) => check === undefined || check(domain));
+  return (item) =>
+    item.global !== undefined
+      ? checks.some((check) => check === undefined || check(item.global))
+      : localChecks.some((check) => check(item.local));
 }
 
-/** What `slaDomains` sorts by: name by default, default SLA Domains (there are none) first. */
-const SLA_ORDERINGS: (state: SimulatorState) => Orderings<SimSlaDomain> = (state) => ({
+/** What a cluster-local SLA Domain protects, for OBJECT_TYPE filters. */
+const LOCAL_OBJECT_TYPES: readonly WorkloadType[] = ['VSPHERE_VM', 'MSSQL_DATABASE'];
+
+/** The same filters over a cluster-local SLA Domain (never paused). */
+function localSlaFilter(field: string, text: string): (local: ClusterLocalSla) => boolean {
+  switch (field) {
+    case 'NAME':
+      return (local) => local.name.toLowerCase().includes(text.toLowerCase());
+    case 'NAME_EXACT_MATCH':
+      return (local) => local.name === text;
+    case 'CLUSTER_UUID':
+      return (local) => local.cluster.id === text;
+    default:
+      // SHOW_PAUSED_SLAS_ONLY: "true" keeps paused ones only, which a local one never is.
+      return () => text !== 'true';
+  }
+}
+
+/**
+ * What `slaDomains` sorts by: name by default, default SLA Domains (there are none) first. A
+ * cluster-local SLA Domain is never paused, protects nothing, and keeps its retention on its
+ * cluster (0 here).
+ */
+const SLA_ORDERINGS: (state: SimulatorState) => Orderings<ListedSla> = (state) => ({
   what: 'SLA Domains',
   keys: {
-    NAME: (domain) => [domain.name],
-    IS_DEFAULT: (domain) => [0, domain.name],
-    PAUSED_CLUSTER_COUNT: (domain) => [
-      domain.clusterIds.filter((id) => state.slaDomains.pauseStatus(domain, id) === 'PAUSED')
-        .length,
-      domain.name,
+    NAME: (item) => [listedName(item)],
+    IS_DEFAULT: (item) => [0, listedName(item)],
+    PAUSED_CLUSTER_COUNT: ({ global }) => [
+      global === undefined
+        ? 0
+        : global.clusterIds.filter((id) => state.slaDomains.pauseStatus(global, id) === 'PAUSED')
+            .length,
+      global?.name ?? '',
     ],
-    PROTECTED_OBJECT_COUNT: (domain) => [domain.protectedWorkloadCount, domain.name],
-    RETENTION: (domain) => [retentionMs(domain.retention), domain.name],
+    PROTECTED_OBJECT_COUNT: (item) => [item.global?.protectedWorkloadCount ?? 0, listedName(item)],
+    RETENTION: (item) => [
+      item.global === undefined ? 0 : retentionMs(item.global.retention),
+      listedName(item),
+    ],
   },
   defaultSortBy: 'NAME',
   defaultOrder: () => 'ASC',
-  tieBreak: (domain) => domain.id,
-  // The store lists SLA Domains by name, then id.
-  presorted: 'NAME',
+  tieBreak: listedId,
 });
 
 function requireDomain(context: GraphqlContext, id: string): SimSlaDomain {
@@ -160,13 +251,20 @@ export const slaResolvers = {
       pausedClusters: args.shouldShowPausedClusters === true,
       protectedObjectCount: args.shouldShowProtectedObjectCount === true,
     };
+    const listed: ListedSla[] = [
+      ...state.slaDomains.list().map((global) => ({ global })),
+      ...clusterLocalSlas(state).map((local) => ({ local })),
+    ];
     return sortedConnection(
       'sla-domains',
-      state.slaDomains.list(),
+      listed,
       SLA_ORDERINGS(state),
       args,
       allOf(checks),
-      (domain) => slaDomainView(state, domain, detail),
+      (item) =>
+        item.global !== undefined
+          ? slaDomainView(state, item.global, detail)
+          : clusterSlaView(item.local),
     );
   },
 
@@ -175,6 +273,8 @@ export const slaResolvers = {
     context: GraphqlContext,
   ) {
     requireGrant(context, 'VIEW_INVENTORY');
+    const local = clusterLocalSlas(context.state).find((one) => one.id === args.id);
+    if (local !== undefined) return clusterSlaView(local);
     return slaDomainView(context.state, requireDomain(context, args.id), {
       pausedClusters: args.shouldShowPausedClusters === true,
       protectedObjectCount: true,
@@ -208,6 +308,38 @@ export const slaResolvers = {
       allOf(checks),
       (clusterId) => slaStatusView(state, domain, clusterId),
     );
+  },
+
+  /**
+   * A global SLA Domain, on every cluster, from the first period of its schedule the simulator
+   * keeps (hourly, daily, weekly, monthly): its frequency and retention. Object types the
+   * simulator has no workloads of are accepted and not kept.
+   */
+  createGlobalSla(args: { input: CreateGlobalSlaInput }, context: GraphqlContext) {
+    requireGrant(context, 'MANAGE_SLA');
+    const { state } = context;
+    const { input } = args;
+    const name = input.name?.trim() ?? '';
+    if (name === '') throw argumentError('input.name', 'name the SLA Domain');
+    const period = PERIODS.find(([key]) => input.snapshotSchedule?.[key]?.basicSchedule != null);
+    if (period === undefined) {
+      throw argumentError(
+        'input.snapshotSchedule',
+        'give a basicSchedule for hourly, daily, weekly or monthly snapshots',
+      );
+    }
+    const [key, unit] = period;
+    const schedule = input.snapshotSchedule?.[key]?.basicSchedule ?? {};
+    const domain = asFieldErrors(() =>
+      state.slaDomains.create({
+        name,
+        description: input.description ?? '',
+        objectTypes: [...workloadTypesOfSlaObjectTypes(input.objectTypes ?? [])],
+        frequency: { unit, interval: Math.max(1, schedule.frequency ?? 1) },
+        retention: retentionOf(schedule, `input.snapshotSchedule.${key}.basicSchedule`),
+      }),
+    );
+    return slaDomainView(state, domain, { pausedClusters: false, protectedObjectCount: true });
   },
 
   pauseSla(

@@ -105,12 +105,20 @@ describe('GraphQL', () => {
     });
   });
 
-  it('has no id field on ServiceAccount: asking for one is a query analysis error (400)', async () => {
+  it("has no id field on ServiceAccount: asking for one is refused the platform's way (HTTP 200, code 400)", async () => {
     const response = await postGraphql('{ serviceAccounts { nodes { id } } }');
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(200);
     expect(response.body).toEqual({
       code: 400,
-      message: expect.stringMatching(/^\[QueryAnalysisError\] .*id/),
+      uri: '/api/graphql',
+      traceSpan: {
+        traceId: expect.any(String),
+        operation: '/api/graphql',
+        spanId: expect.any(String),
+      },
+      message: expect.stringMatching(
+        /^\[QueryAnalysisError\] Query does not pass validation\. Violations:\n\nCannot query field 'id' on type 'ServiceAccount'\. .*\(line 1, column 29\)$/,
+      ),
     });
   });
 
@@ -305,7 +313,7 @@ describe('GraphQL', () => {
     expect(denied.body.errors[0].extensions.code).toBe(403);
   });
 
-  it('answers malformed requests with 400 QueryAnalysisError', async () => {
+  it('refuses malformed requests with HTTP 200 and a code 400 QueryAnalysisError body', async () => {
     const cases: [string, unknown][] = [
       ['syntax', { query: '{ serviceAccounts { ' }],
       ['unknown field', { query: '{ accounts { count } }' }],
@@ -317,8 +325,9 @@ describe('GraphQL', () => {
     ];
     for (const [name, json] of cases) {
       const response = await t.api('POST', '/api/graphql', { token: adminToken, json });
-      expect(response.status, name).toBe(400);
+      expect(response.status, name).toBe(200);
       expect(response.body.code, name).toBe(400);
+      expect(response.body.data, name).toBeUndefined();
       expect(response.body.message, name).toMatch(/^\[QueryAnalysisError\] /);
     }
     const invalidJson = await t.api('POST', '/api/graphql', {
@@ -326,7 +335,9 @@ describe('GraphQL', () => {
       headers: { 'content-type': 'application/json' },
       json: undefined,
     });
-    expect(invalidJson.status).toBe(400);
+    // An empty body is refused alike: every answer but the rate limit's is HTTP 200.
+    expect(invalidJson.status).toBe(200);
+    expect(invalidJson.body.code).toBe(400);
   });
 
   it('runs the operation named by operationName', async () => {

@@ -1,3 +1,4 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,16 @@ import { SchemaSubsetError, readPublishedSchema, schemaSubset } from './schema-s
 const OUTPUT = fileURLToPath(new URL('./platform-schema.graphql', import.meta.url));
 /** The same text as a module: compiled paw (the image's dist/) has no .graphql files to read. */
 const MODULE_OUTPUT = fileURLToPath(new URL('./platform-schema-sdl.ts', import.meta.url));
+/** The whole published schema, which the simulator serves (read at run time, never typed). */
+const WHOLE_OUTPUT = fileURLToPath(new URL('./published-schema.graphql', import.meta.url));
+
+const WHOLE_HEADER = [
+  "# The platform's whole published GraphQL schema: what `paw sim` serves (src/simulator/graphql/).",
+  '# Generated: do not edit. `npm run schema:refresh -- <published SDL or introspection JSON>`',
+  '# rewrites it, sorted by name, without descriptions or directives. paw types its own documents',
+  '# against platform-schema.graphql (its part) only, so this file costs `npm run typecheck` nothing.',
+  '',
+].join('\n');
 
 const HEADER = [
   "# The part of the platform's published GraphQL schema that paw and its simulator use.",
@@ -28,7 +39,7 @@ function main(args: readonly string[]): number {
   if (source === undefined || source === '--help' || source === '-h' || rest.length > 0) {
     process.stderr.write(
       'usage: npm run schema:refresh -- <published schema: SDL (.graphql) or introspection JSON>\n' +
-        `writes ${OUTPUT}\n`,
+        `writes ${OUTPUT} (paw's part) and ${WHOLE_OUTPUT} (the whole, served by paw sim)\n`,
     );
     return source === '--help' || source === '-h' ? 0 : 2;
   }
@@ -40,13 +51,20 @@ function main(args: readonly string[]): number {
     return 2;
   }
   try {
-    const sdl = HEADER + schemaSubset(readPublishedSchema(text), SCHEMA_FIELDS, SCHEMA_ENUMS);
+    const published = readPublishedSchema(text);
+    const sdl = HEADER + schemaSubset(published, SCHEMA_FIELDS, SCHEMA_ENUMS);
     writeFileSync(OUTPUT, sdl);
+    writeFileSync(
+      WHOLE_OUTPUT,
+      `${WHOLE_HEADER}${printSchema(lexicographicSortSchema(published))}\n`,
+    );
     writeFileSync(MODULE_OUTPUT, sdlModule(sdl));
     // gql.tada's types for the documents (platform-schema-introspection.d.ts) follow the schema.
     execFileSync('npx', ['gql.tada', 'generate-output'], { stdio: 'inherit' });
     const types = sdl.match(/^(type|interface|input|enum|scalar) /gm)?.length ?? 0;
-    process.stdout.write(`schema:refresh: wrote ${types} types to ${OUTPUT}\n`);
+    process.stdout.write(
+      `schema:refresh: wrote ${types} types to ${OUTPUT}, and ${WHOLE_OUTPUT}\n`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof SchemaSubsetError || error instanceof Error) {
