@@ -54,7 +54,7 @@ export async function schemaChecks(context: DoctorContext): Promise<CheckResult[
     context.report(result);
     results.push(result);
   };
-  const source = await validSchema(await accountSchema(context));
+  const source = validSchema(await accountSchema(context));
   if ('problem' in source) {
     push(source.problem);
     if (source.askPlatform) {
