@@ -251,7 +251,7 @@ function definitionsYaml(ids: readonly string[]): string {
   return ids
     .map(
       (id) =>
-        `id: ${id}\nkind: snapshot\nschedule: { cron: '${EVERY_SECOND}', timezone: UTC, overlap: allow }\n` +
+        `id: ${id}\nkind: snapshot\nschedule: { cron: '${EVERY_SECOND}', allowSubMinute: true, timezone: UTC, overlap: allow }\n` +
         `targets: { types: [VSPHERE_VM] }\nretention: { slaDomainName: Gold }\n`,
     )
     .join('---\n');

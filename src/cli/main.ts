@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { ExitCode } from './exit-codes.js';
 import { isUsageError } from '../shared/usage-error.js';
-import { printable } from './output/printable.js';
+import { printable } from '../shared/printable.js';
 
 /**
  * The `paw` command. Every failure ends here: usage and configuration errors exit 2, everything

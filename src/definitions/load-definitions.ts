@@ -14,7 +14,6 @@ import { sinkFolderProblem } from './sink-folder.js';
 import { CALENDARS_FILE_NAMES, readCalendars, type CalendarsReport } from './calendars-file.js';
 import type { Settings } from '../config/settings-schema.js';
 import { Vocabulary } from '../platform/vocabulary/vocabulary.js';
-import { frequentFiresWarning } from './schedule-schema.js';
 
 /** How definitions are checked against the settings. */
 export interface CheckOptions {
@@ -330,9 +329,6 @@ function checkDocument(document: YamlDocument, vocabulary: Vocabulary): CheckedD
 
   const definition: JobDefinition = result.data;
   const warnings: DefinitionProblem[] = [];
-  const frequent = frequentFiresWarning(definition.schedule);
-  if (frequent !== undefined)
-    warnings.push(at(['schedule', 'cron'], frequent.message, frequent.fix));
   if (definition.kind === 'snapshot') {
     const types = definition.targets.types ?? [];
     // A type word paw does not know would select nothing, silently, every night.

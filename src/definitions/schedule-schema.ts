@@ -103,6 +103,11 @@ export const scheduleShape = {
   jitter: durationSchema.optional(),
   /** A scheduled run that has not started this long after its time is recorded as missed. */
   startDeadline: durationSchema.optional(),
+  /**
+   * Says that a schedule firing more than once a minute does so on purpose: without it, such a
+   * schedule is refused (see checkFireRate).
+   */
+  allowSubMinute: z.boolean({ error: 'expected true or false' }).optional(),
 };
 
 export interface ScheduleFields {
@@ -114,6 +119,7 @@ export interface ScheduleFields {
   readonly skip?: readonly SkipEntry[] | undefined;
   readonly jitter?: string | undefined;
   readonly startDeadline?: string | undefined;
+  readonly allowSubMinute?: boolean | undefined;
 }
 
 /**
@@ -177,6 +183,7 @@ export function checkSchedule(
   if (!cronValid) return undefined;
 
   const compiled = CronSchedule.create(schedule.cron, schedule.timezone);
+  checkFireRate(schedule, compiled, context, now);
   checkJitter(schedule, compiled, context, now);
   if (compiled.nextFire(now) === undefined) {
     context.addIssue({
@@ -236,23 +243,31 @@ function checkJitter(
 }
 
 /**
- * A warning for a schedule that fires more than once a minute, or undefined. Six fields read
- * seconds first, so `* * * * * *` (meant, most likely, as `* * * * *`) fires every second: a run
- * of its own each time, with its record, its job and its platform calls. It is valid (the demo
- * fires every few seconds on purpose), so it is a warning, not a problem.
+ * A schedule that fires more than once a minute is refused unless it says `allowSubMinute:
+ * true`. Six fields read seconds first, so `* * * * * *` (meant, most likely, as `* * * * *`)
+ * fires every second: 86,400 runs a day, each with its record, its job and its platform calls,
+ * which fill Redis within days. Firing that often on purpose (the demo does) is said in the
+ * definition, where a reviewer sees it.
  */
-export function frequentFiresWarning(
-  schedule: Pick<ScheduleFields, 'cron' | 'timezone'>,
-  now: Date = new Date(),
-): { readonly message: string; readonly fix: string } | undefined {
-  const shortest = CronSchedule.create(schedule.cron, schedule.timezone).shortestInterval(now);
-  if (shortest === undefined || shortest >= MINUTE_MS) return undefined;
-  return {
+function checkFireRate(
+  schedule: ScheduleFields,
+  compiled: CronSchedule,
+  context: z.core.$RefinementCtx,
+  now: Date,
+): void {
+  if (schedule.allowSubMinute === true) return;
+  const shortest = compiled.shortestInterval(now);
+  if (shortest === undefined || shortest >= MINUTE_MS) return;
+  context.addIssue({
+    code: 'custom',
+    path: ['cron'],
     message:
       `${JSON.stringify(schedule.cron)} fires ${shortest === SECOND_MS ? 'every second' : `as often as every ${formatDuration(shortest)}`}: ` +
       'each fire is a run of its own (a record, a job, its platform calls)',
-    fix: 'with six fields the first is seconds: write five fields (minute hour day-of-month month day-of-week) to fire at most once a minute, e.g. "* * * * *"; keep six only to fire more often on purpose',
-  };
+    params: {
+      fix: 'with six fields the first is seconds: write five fields (minute hour day-of-month month day-of-week) to fire at most once a minute, e.g. "* * * * *"; to fire this often on purpose, add `allowSubMinute: true` to the schedule',
+    },
+  });
 }
 
 const SECOND_MS = 1_000;

@@ -39,7 +39,7 @@ describe('paw start: metrics, notifications and readiness of a real run', () => 
       .sort((a, b) => a - b);
     await kit.writeJobs(`id: ops-snap
 kind: snapshot
-schedule: { cron: '${seconds.join(',')} * * * * *', timezone: UTC, overlap: allow }
+schedule: { cron: '${seconds.join(',')} * * * * *', allowSubMinute: true, timezone: UTC, overlap: allow }
 targets: { types: [VSPHERE_VM, MSSQL_DATABASE] }
 retention: { slaDomainName: Gold }
 maxWait: 1m

@@ -155,7 +155,7 @@ describe('schedule.skip and jobs/calendars.yaml', () => {
       'jobs.yaml': `
 id: every-second
 kind: snapshot
-schedule: { cron: "* * * * * *", overlap: allow, skip: [freeze] }
+schedule: { cron: "* * * * * *", allowSubMinute: true, overlap: allow, skip: [freeze] }
 targets: { types: [VSPHERE_VM] }
 keepForever: true
 `,

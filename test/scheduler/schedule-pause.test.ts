@@ -20,7 +20,7 @@ afterAll(async () => {
 const DEFINITIONS = `
 id: every-second
 kind: snapshot
-schedule: { cron: "* * * * * *", overlap: allow }
+schedule: { cron: "* * * * * *", allowSubMinute: true, overlap: allow }
 targets: { types: [VSPHERE_VM] }
 keepForever: true
 `;

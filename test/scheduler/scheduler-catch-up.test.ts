@@ -21,13 +21,13 @@ afterAll(async () => {
 const DEFINITIONS = `
 id: lenient
 kind: snapshot
-schedule: { cron: "* * * * * *", catchUp: 4s, overlap: allow }
+schedule: { cron: "* * * * * *", allowSubMinute: true, catchUp: 4s, overlap: allow }
 targets: { types: [VSPHERE_VM] }
 keepForever: true
 ---
 id: strict
 kind: snapshot
-schedule: { cron: "* * * * * *", overlap: allow }
+schedule: { cron: "* * * * * *", allowSubMinute: true, overlap: allow }
 targets: { types: [VSPHERE_VM] }
 keepForever: true
 `;

@@ -25,7 +25,7 @@ afterAll(async () => {
 const DEFINITION = `
 id: backlog
 kind: snapshot
-schedule: { cron: "* * * * * *", catchUp: 1h, overlap: allow }
+schedule: { cron: "* * * * * *", allowSubMinute: true, catchUp: 1h, overlap: allow }
 targets: { types: [VSPHERE_VM] }
 keepForever: true
 `;

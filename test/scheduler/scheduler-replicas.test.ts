@@ -25,29 +25,29 @@ const CLIENT_ID = 'client|5b1d7f3e-2c4a-4e8b-9f6d-0a1b2c3d4e5f';
 const DEFINITIONS = `
 id: snap-a
 kind: snapshot
-schedule: { cron: "* * * * * *", overlap: allow }
+schedule: { cron: "* * * * * *", allowSubMinute: true, overlap: allow }
 targets: { types: [VSPHERE_VM] }
 keepForever: true
 ---
 id: snap-b
 kind: snapshot
-schedule: { cron: "* * * * * *", timezone: Europe/Berlin, overlap: allow }
+schedule: { cron: "* * * * * *", allowSubMinute: true, timezone: Europe/Berlin, overlap: allow }
 targets: { namePattern: "prod-*" }
 retention: { slaDomainName: Gold }
 ---
 id: window-a
 kind: sla-window
-schedule: { cron: "* * * * * *", duration: 500ms, overlap: allow }
+schedule: { cron: "* * * * * *", allowSubMinute: true, duration: 500ms, overlap: allow }
 slaDomains: { names: [Gold] }
 ---
 id: window-b
 kind: sla-window
-schedule: { cron: "* * * * * *", timezone: America/New_York, duration: 500ms, overlap: allow }
+schedule: { cron: "* * * * * *", allowSubMinute: true, timezone: America/New_York, duration: 500ms, overlap: allow }
 slaDomains: { ids: [sla-1] }
 ---
 id: rotate
 kind: rotate-secret
-schedule: { cron: "* * * * * *", overlap: allow }
+schedule: { cron: "* * * * * *", allowSubMinute: true, overlap: allow }
 serviceAccount: { clientId: "${CLIENT_ID}" }
 sink: { file: sink.json }
 `;

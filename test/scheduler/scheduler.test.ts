@@ -200,7 +200,7 @@ describe('Scheduler (real Redis, controlled clock)', () => {
     const clock = new Clock(new Date('2025-06-01T00:00:00.500Z'));
     const everySecond = exampleDefinition('snapshot', {
       id: 'fast',
-      schedule: { cron: '* * * * * *', overlap: 'allow' },
+      schedule: { cron: '* * * * * *', allowSubMinute: true, overlap: 'allow' },
     });
     const a = replica(settings, [everySecond], clock);
     const b = replica(settings, [everySecond], clock);

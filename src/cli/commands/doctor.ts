@@ -14,7 +14,7 @@ import {
   withPlatformOptions,
   type PlatformCommandOptions,
 } from '../with-platform-client.js';
-import { printable } from '../output/printable.js';
+import { printable } from '../../shared/printable.js';
 
 interface DoctorFlags extends PlatformCommandOptions {
   readonly jobs?: string;

@@ -9,7 +9,7 @@ import { loadCommandSettings } from '../command-settings.js';
 import { operatorName } from '../operator-name.js';
 import { choiceList } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
-import { printable } from '../output/printable.js';
+import { printable } from '../../shared/printable.js';
 
 interface RetryOptions {
   status?: ItemStatus[];

@@ -1,6 +1,7 @@
 import type { JobDefinition } from '../../definitions/job-definition.js';
 import { previewRun, type RunPreview } from '../../job-kinds/run-preview.js';
 import { describePause } from '../../platform/records/sla-domain.js';
+import { printable } from '../../shared/printable.js';
 import { renderTable } from '../output/table.js';
 import { ExitCode } from '../exit-codes.js';
 import { withPlatformClient } from '../with-platform-client.js';
@@ -41,13 +42,22 @@ function wouldFail(preview: RunPreview): string | undefined {
   }
 }
 
+/**
+ * The preview as text. Every line but the tables (which escape their cells) is escaped as a
+ * whole: it names what the platform answered (an account's name, a workload's), which may hold
+ * escape sequences or a line feed that would forge a line.
+ */
 function describe(id: string, preview: RunPreview): string {
-  const lines = [`paw run ${id} --dry-run: nothing was triggered, paused, rotated or recorded`];
+  const lines: string[] = [];
+  const say = (...texts: string[]): void => {
+    for (const text of texts) lines.push(printable(text));
+  };
+  say(`paw run ${id} --dry-run: nothing was triggered, paused, rotated or recorded`);
   switch (preview.kind) {
     case 'snapshot': {
-      lines.push(`retention: ${preview.retention}`);
-      if (preview.runProblem !== undefined) lines.push(`the run would fail: ${preview.runProblem}`);
-      lines.push(
+      say(`retention: ${preview.retention}`);
+      if (preview.runProblem !== undefined) say(`the run would fail: ${preview.runProblem}`);
+      say(
         `${preview.snapshot.length} to snapshot, ${preview.skip.length} skipped, ` +
           `${preview.unknownIds.length} unknown id(s)`,
       );
@@ -60,7 +70,7 @@ function describe(id: string, preview: RunPreview): string {
       break;
     }
     case 'sla-window': {
-      lines.push(`for ${preview.duration}:`);
+      say(`for ${preview.duration}:`);
       const rows = [
         ...preview.targets.map((t) => [
           t.action === 'pause' ? 'pause' : 'leave',
@@ -76,7 +86,7 @@ function describe(id: string, preview: RunPreview): string {
       break;
     }
     case 'rotate-secret':
-      lines.push(
+      say(
         `rotate the secret of ${preview.accountName ?? '(no such account)'} (${preview.clientId})`,
         `write the new credentials to ${preview.sink}` +
           (preview.sinkProblem === undefined ? '' : `: refused, ${preview.sinkProblem}`),
@@ -84,7 +94,6 @@ function describe(id: string, preview: RunPreview): string {
       break;
   }
   const fails = wouldFail(preview);
-  if (fails !== undefined && preview.kind !== 'snapshot')
-    lines.push(`the run would fail: ${fails}`);
+  if (fails !== undefined && preview.kind !== 'snapshot') say(`the run would fail: ${fails}`);
   return lines.join('\n');
 }

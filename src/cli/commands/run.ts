@@ -17,7 +17,7 @@ import { loadCommandSettings } from '../command-settings.js';
 import { parseDurationOption } from '../option-parsers.js';
 import { withCommandRedis } from '../redis-session.js';
 import { printPreview } from './run-preview-output.js';
-import { printable } from '../output/printable.js';
+import { printable } from '../../shared/printable.js';
 
 interface RunOptions {
   jobs?: string;

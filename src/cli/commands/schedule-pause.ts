@@ -12,7 +12,7 @@ import {
   type SchedulePause,
 } from '../../scheduler/schedule-pauses.js';
 import { parseDuration } from '../../shared/duration.js';
-import { printable } from '../output/printable.js';
+import { printable } from '../../shared/printable.js';
 import { closestMatch } from '../../shared/closest-match.js';
 import { loadCommandSettings } from '../command-settings.js';
 import { operatorName } from '../operator-name.js';

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { checkDefinitions, checkOptionsFrom } from '../../definitions/load-definitions.js';
 import { displayPath, formatProblem } from '../../definitions/definition-problem.js';
 import { CronSchedule } from '../../definitions/schedule/cron-schedule.js';
+import { printable } from '../../shared/printable.js';
 import { ExitCode } from '../exit-codes.js';
 import { loadCommandSettings } from '../command-settings.js';
 
@@ -47,15 +48,17 @@ export function validateCommand(): Command {
         process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
       } else {
         for (const { definition, file, line } of report.definitions) {
+          // A file's name is anyone's: escaped with the rest.
           process.stdout.write(
-            `ok       ${definition.id} (${definition.kind}${definition.enabled ? '' : ', disabled'})  ${displayPath(file)}${line === undefined ? '' : `:${line}`}\n`,
+            `${printable(`ok       ${definition.id} (${definition.kind}${definition.enabled ? '' : ', disabled'})  ${displayPath(file)}${line === undefined ? '' : `:${line}`}`)}\n`,
           );
         }
         for (const warning of report.warnings) {
-          process.stderr.write(`warning  ${formatProblem(warning)}\n`);
+          // A problem quotes the file (a YAML key, a value): escaped, one line each.
+          process.stderr.write(`warning  ${printable(formatProblem(warning))}\n`);
         }
         for (const problem of report.problems) {
-          process.stderr.write(`error    ${formatProblem(problem)}\n`);
+          process.stderr.write(`error    ${printable(formatProblem(problem))}\n`);
         }
         const summary = valid
           ? `${report.definitions.length} definition${report.definitions.length === 1 ? '' : 's'} valid in ${displayPath(report.dir)}`

@@ -45,7 +45,7 @@ export function demoDefinitionsYaml(options: DemoDefinitionsOptions): string {
 id: demo-snapshots
 kind: snapshot
 description: every VM and database on the connected clusters, every 20 seconds
-schedule: { cron: '${every20} * * * * *', timezone: UTC, overlap: skip }
+schedule: { cron: '${every20} * * * * *', allowSubMinute: true, timezone: UTC, overlap: skip }
 targets: { types: [VSPHERE_VM, MSSQL_DATABASE], clusterIds: [${connected.join(', ')}] }
 retention: { slaDomainName: ${DEMO_RETENTION_SLA} }
 maxWait: 2m

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import {
   buildClientSchema,
   getIntrospectionQuery,
   parse,
   validate,
+  validateSchema,
   type DocumentNode,
   type GraphQLSchema,
   type IntrospectionQuery,
@@ -13,11 +13,28 @@ import { documentFacts } from '../../platform/graphql/graphql-client.js';
 import { platformSchema } from '../../platform/graphql/schema/platform-schema.js';
 import { readPublishedSchema } from '../../platform/graphql/schema/schema-subset.js';
 import { SCHEMA_DIFFERS_FIX } from '../../platform/http/document-refusal.js';
+import { readCappedFile, type FileCap } from '../../shared/read-capped-file.js';
 import { DocumentRefusedError, isPlatformError } from '../../platform/http/platform-errors.js';
 import { check, type CheckResult } from './doctor-check.js';
 import type { DoctorContext } from './doctor-context.js';
 import { harmlessVariables } from './harmless-variables.js';
 import { JOB_KIND_NEEDS } from './job-kind-needs.js';
+
+/**
+ * The largest schema file `--schema` reads. The published SDL is 1.9 MiB; the same schema saved
+ * as an introspection answer with descriptions and two-space indentation is 26.3 MiB (graphql's
+ * introspectionFromSchema of the published SDL, JSON.stringify'd). 32 MiB takes either
+ * with room for the schema to grow; a larger file is not an account's schema, and parsing one
+ * costs tens of seconds and gigabytes (a 44 MB SDL: 55 s and 3.5 GB).
+ */
+const SCHEMA_FILE_CAP: FileCap = {
+  maxBytes: 32 * 1024 * 1024,
+  what: 'a schema file',
+  fix: "give --schema the account's SDL or the JSON answer of one introspection query",
+};
+
+/** How many of an invalid schema's problems a check names (the rest are counted). */
+const SCHEMA_PROBLEMS_NAMED = 5;
 
 /** The standard introspection query, without descriptions (the answer is large enough). */
 const INTROSPECTION = parse(getIntrospectionQuery({ descriptions: false }));
@@ -37,7 +54,7 @@ export async function schemaChecks(context: DoctorContext): Promise<CheckResult[
     context.report(result);
     results.push(result);
   };
-  const source = await accountSchema(context);
+  const source = validSchema(await accountSchema(context));
   if ('problem' in source) {
     push(source.problem);
     if (source.askPlatform) {
@@ -149,6 +166,32 @@ function differencesOf(schema: GraphQLSchema, document: DocumentNode): string[] 
   return validate(schema, document).map((error) => `${name}: ${error.message}`);
 }
 
+/**
+ * The schema, or a failed check naming what makes it invalid. A schema is read as it is (SDL is
+ * built assuming it valid), and graphql's `validate` throws on an invalid one: without this,
+ * one bad schema file would throw through every comparison and lose the whole report.
+ */
+function validSchema(source: Awaited<ReturnType<typeof accountSchema>>): typeof source {
+  if ('problem' in source) return source;
+  const problems = validateSchema(source.schema).map((error) => error.message);
+  if (problems.length === 0) return source;
+  const named = problems.slice(0, SCHEMA_PROBLEMS_NAMED).join('; ');
+  const more = problems.length - SCHEMA_PROBLEMS_NAMED;
+  return {
+    problem: check(
+      'graphql.schema',
+      source.name,
+      'fail',
+      `not a valid GraphQL schema: ${named}${more > 0 ? ` (and ${more} more)` : ''}`,
+      {
+        blocks: false,
+        fix: "give --schema the account's SDL or the JSON answer of one introspection query",
+      },
+    ),
+    askPlatform: false,
+  };
+}
+
 async function accountSchema(
   context: DoctorContext,
 ): Promise<
@@ -157,16 +200,21 @@ async function accountSchema(
 > {
   const file = context.options.schemaFile;
   if (file !== undefined) {
+    const fail = (detail: string) => ({
+      problem: check('graphql.schema', `the schema in ${file}`, 'fail', detail, {
+        blocks: false,
+        fix: 'give --schema an SDL file or the JSON answer of an introspection query',
+      }),
+      askPlatform: false,
+    });
     try {
-      return { schema: readPublishedSchema(await readFile(file, 'utf8')), name: file };
-    } catch (error) {
       return {
-        problem: check('graphql.schema', `the schema in ${file}`, 'fail', messageOf(error), {
-          blocks: false,
-          fix: 'give --schema an SDL file or the JSON answer of an introspection query',
-        }),
-        askPlatform: false,
+        schema: readPublishedSchema(await readCappedFile(file, SCHEMA_FILE_CAP)),
+        name: file,
       };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return fail(code === undefined ? messageOf(error) : `${file} cannot be read (${code})`);
     }
   }
   try {

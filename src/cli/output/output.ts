@@ -1,4 +1,4 @@
-import { printable } from './printable.js';
+import { printable } from '../../shared/printable.js';
 
 /**
  * Where command output goes: results on standard output (a table or, with `--json`, JSON a

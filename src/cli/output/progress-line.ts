@@ -1,4 +1,4 @@
-import { printable } from './printable.js';
+import { printable } from '../../shared/printable.js';
 
 /**
  * A one-line progress display on standard error: redrawn in place on a terminal, and written as

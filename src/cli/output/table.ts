@@ -1,4 +1,4 @@
-import { printable } from './printable.js';
+import { printable } from '../../shared/printable.js';
 
 export interface Column<T> {
   readonly header: string;

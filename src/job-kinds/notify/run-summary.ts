@@ -1,4 +1,5 @@
 import type { ItemRecord, RunRecord } from '../../outcomes/outcome-records.js';
+import { printable } from '../../shared/printable.js';
 
 /** One item of a run that did not succeed, as a notification lists it. */
 interface SummaryItem {
@@ -127,9 +128,14 @@ export function slackMessage(summary: RunSummary): { text: string } {
   return { text: lines.join('\n') };
 }
 
-/** Slack reads `&`, `<` and `>` as markup (links, mentions): escape them in text from outside. */
+/**
+ * Text from outside (a workload's name, a platform's message) made safe for a Slack message: a
+ * line feed would start a line of its own (a forged one), and control, bidi and zero-width
+ * characters are shown as their escapes (shared/printable.ts); Slack reads `&`, `<` and `>` as
+ * markup (links, mentions), so they become entities.
+ */
 export function slackEscape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -2,7 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import type { WebhookSettings } from '../../definitions/notify-schema.js';
-import { FileTooLargeError, readCappedFile } from '../../shared/read-capped-file.js';
+import { readCappedFile } from '../../shared/read-capped-file.js';
+import { UsageError } from '../../shared/usage-error.js';
 import { internalAddressKind } from '../../shared/internal-address.js';
 import { redactWebhookUrl } from './webhook-address.js';
 
@@ -83,7 +84,8 @@ export class WebhookSender {
           await readCappedFile(file, { maxBytes: 64 * 1024, what: 'a webhook URL file' })
         ).trim();
       } catch (error) {
-        if (error instanceof FileTooLargeError) throw new WebhookDeliveryError(error.message, true);
+        // Over the cap, a FIFO, a folder: permanent, and its message names the file and why.
+        if (error instanceof UsageError) throw new WebhookDeliveryError(error.message, true);
         const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
         // Transient: a mounted secret may appear, or its permissions be fixed, before the retry.
         throw new WebhookDeliveryError(`cannot read the webhook URL file ${file} (${code})`, false);

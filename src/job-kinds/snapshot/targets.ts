@@ -53,8 +53,20 @@ export function targetDecision(
 const ID_LOOKUP_CONCURRENCY = 8;
 
 /**
- * Resolves a snapshot definition's targets: each listed id through `getWorkload` (an unknown id
- * is reported, not fatal), and the selectors through the workloads list, ANDed, each list
+ * The most listed ids looked up one `getWorkload` call each. Past it, one paged listing of every
+ * workload answers them all: 100,000 ids were 100,000 calls per resolution (about 22 minutes
+ * through the request gate), where a listing of 15,000 workloads is 150 pages. Below it, a few
+ * calls are cheaper than listing a large inventory.
+ */
+const MOST_IDS_LOOKED_UP_ONE_BY_ONE = 20;
+
+/** Why a listed id is unknown, when the listing (not `getWorkload`) answered it. */
+const NOT_LISTED = 'the platform lists no workload with this id';
+
+/**
+ * Resolves a snapshot definition's targets: the listed ids through `getWorkload` each, or
+ * through one listing when there are more than {@link MOST_IDS_LOOKED_UP_ONE_BY_ONE} (an unknown
+ * id is reported, not fatal), and the selectors through the workloads list, ANDed, each list
  * matching any of its values. Where a selector has a single value the platform filters (`type`,
  * `clusterId`, `slaDomainId`); everything is checked again here, so a platform that ignores a
  * filter changes nothing.
@@ -68,6 +80,9 @@ export async function resolveTargets(
   const unknownIds: { id: string; message: string }[] = [];
 
   const ids = [...new Set(targets.ids ?? [])];
+  if (ids.length > MOST_IDS_LOOKED_UP_ONE_BY_ONE) {
+    return resolveThroughListing(ids, targets, platform, signal);
+  }
   const found = await mapWithConcurrency(ids, ID_LOOKUP_CONCURRENCY, async (id) => {
     try {
       return await platform.api.workloads.get(id, signal);
@@ -108,6 +123,40 @@ export async function resolveTargets(
   }
   const workloads = [...byId.values()];
   return { workloads, unknownIds, disconnectedClusters: await disconnected };
+}
+
+/**
+ * {@link resolveTargets} for many listed ids: one listing of every workload answers the ids
+ * (in the order listed, each once) and the selectors together.
+ */
+async function resolveThroughListing(
+  ids: readonly string[],
+  targets: Targets,
+  platform: PlatformClient,
+  signal: AbortSignal | undefined,
+): Promise<ResolvedTargets> {
+  const wanted = new Set(ids);
+  const listed = new Map<string, Workload>();
+  const selected: Workload[] = [];
+  const selectors = hasSelectors(targets);
+  const { vocabulary } = platform.api;
+  for await (const workload of platform.api.workloads.list({}, signal)) {
+    if (wanted.has(workload.id)) listed.set(workload.id, workload);
+    else if (selectors && matchesSelectors(workload, targets, vocabulary)) selected.push(workload);
+  }
+  const byId = new Map<string, Workload>();
+  const unknownIds: { id: string; message: string }[] = [];
+  for (const id of ids) {
+    const workload = listed.get(id);
+    if (workload === undefined) unknownIds.push({ id, message: NOT_LISTED });
+    else byId.set(id, workload);
+  }
+  for (const workload of selected) if (!byId.has(workload.id)) byId.set(workload.id, workload);
+  return {
+    workloads: [...byId.values()],
+    unknownIds,
+    disconnectedClusters: await disconnectedClusters(platform, signal),
+  };
 }
 
 /**

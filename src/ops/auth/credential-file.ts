@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { FileTooLargeError, readCappedFileSync } from '../../shared/read-capped-file.js';
+import { FileTooLargeError, NotARegularFileError } from '../../shared/read-capped-file.js';
+import { RereadableFile } from '../../shared/rereadable-file.js';
 import { UsageError } from '../../shared/usage-error.js';
 import type { Logger } from '../../shared/logger.js';
 import type { NamedSecret, ParsedCredentials } from './credential-lines.js';
@@ -7,16 +7,20 @@ import type { NamedSecret, ParsedCredentials } from './credential-lines.js';
 const FIX =
   'write one per line (a token: `openssl rand -hex 32`; a user: `paw ops hash-password --user NAME`)';
 
+/** A few thousand credentials fit; a file far larger is a mistake, and would be parsed per change. */
+const CREDENTIALS_CAP = { maxBytes: 1024 * 1024, what: 'an ops credentials file' };
+
 /**
  * A file of credentials (bearer tokens, basic-auth users, proxy secrets): its entries, re-read
- * when its modification time changes, so that rotating the ops credentials needs no restart.
+ * when its content changes (see RereadableFile: not when its mtime alone does, which anyone
+ * can set back), so that rotating the ops credentials needs no restart.
  * At start, an unreadable or empty file, or a refused line, is a UsageError. Later the file is
  * what it says, failing closed: emptied, commented out, deleted or unreadable, it revokes every
  * credential it held (logged once), and a refused line is left out (logged, naming its line).
  */
 export class CredentialFile {
   private entries: readonly NamedSecret[] = [];
-  private modified = -1;
+  private readonly source: RereadableFile;
   /** Why the file grants nothing now, as last logged: logged again only when it changes. */
   private revokedBecause: string | undefined;
 
@@ -26,6 +30,7 @@ export class CredentialFile {
     private readonly parse: (text: string) => ParsedCredentials,
     private readonly logger: Logger,
   ) {
+    this.source = new RereadableFile(file, CREDENTIALS_CAP);
     this.refresh(true);
   }
 
@@ -35,27 +40,25 @@ export class CredentialFile {
   }
 
   private refresh(first: boolean): void {
-    let modified: number;
-    let text: string;
+    let text: string | undefined;
     try {
-      modified = statSync(this.file).mtimeMs;
-      if (modified === this.modified) return;
-      text = readCappedFileSync(this.file, {
-        maxBytes: 1024 * 1024,
-        what: 'an ops credentials file',
-      });
+      text = this.source.changedText();
+      if (text === undefined) return;
     } catch (error) {
-      const tooLarge = error instanceof FileTooLargeError;
-      const why = tooLarge
-        ? 'is larger than an ops credentials file may be'
-        : `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+      const refused = error instanceof FileTooLargeError || error instanceof NotARegularFileError;
+      const why =
+        error instanceof NotARegularFileError
+          ? `is ${error.kind}, not a regular file`
+          : error instanceof FileTooLargeError
+            ? 'is larger than an ops credentials file may be'
+            : `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
       if (!first) {
-        // Whatever comes back in its place is read, whatever its modification time.
-        this.modified = -1;
+        // Whatever comes back in its place is read, whatever its metadata.
+        this.source.forget();
         this.revoke(why);
         return;
       }
-      if (tooLarge) throw new UsageError(`${this.setting}: ${error.message}`, { cause: error });
+      if (refused) throw new UsageError(`${this.setting}: ${error.message}`, { cause: error });
       throw new UsageError(
         `${this.setting}: ${this.file} ${why}; ${FIX}, or unset ${this.setting}`,
         { cause: error },
@@ -69,7 +72,6 @@ export class CredentialFile {
     if (first && entries.length === 0) {
       throw new UsageError(`${this.setting}: ${this.file} holds no credential; ${FIX}`);
     }
-    this.modified = modified;
     for (const problem of problems) {
       this.logger.warn({ file: this.file }, `${this.setting}: ${problem}; the line is ignored`);
     }

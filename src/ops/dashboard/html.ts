@@ -1,3 +1,5 @@
+import { printable } from '../../shared/printable.js';
+
 /**
  * HTML built from a tagged template that escapes every interpolated value, so text from the
  * platform, a definition or an error message can never become markup: only values that are
@@ -22,9 +24,18 @@ const ESCAPES: Record<string, string> = {
   '`': '&#96;',
 };
 
-/** Escapes text for an HTML text node or a quoted attribute value. */
+/**
+ * Escapes text for an HTML text node or a quoted attribute value: the one function for text on
+ * a page. Markup characters become entities; control, bidi and zero-width characters are shown
+ * as their escapes (`\u202e`), as on a terminal (shared/printable.ts), so a platform's name can
+ * neither reorder a row (a right-to-left override) nor pass for another (a zero-width space).
+ * Line feeds stay: a page folds them into a space unless it shows preformatted text.
+ */
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (character) => ESCAPES[character] ?? character);
+  return printable(text, { keepLineFeeds: true }).replace(
+    /[&<>"'`]/g,
+    (character) => ESCAPES[character] ?? character,
+  );
 }
 
 function render(value: HtmlValue): string {

@@ -145,12 +145,19 @@ describe('paw validate (real process)', () => {
       'every-second.yaml': snapshot('every-second', '* * * * * *'),
       'every-minute.yaml': snapshot('every-minute', '0 * * * * *'),
     });
-    const warned = await runPaw(['validate', '--jobs', everySecond], { env: {}, cwd: tmpdir() });
-    expect(warned.code, warned.stderr).toBe(0);
-    const warnings = warned.stderr.split('\n').filter((line) => line.startsWith('warning'));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(
-      /every-second\.yaml:3:\d+: schedule\.cron: "\* \* \* \* \* \*" fires every second: .*; fix: .*five fields/,
+    const subMinute = await runPaw(['validate', '--jobs', everySecond], { env: {}, cwd: tmpdir() });
+    expect(subMinute.code, subMinute.stderr).toBe(2);
+    const subMinuteErrors = subMinute.stderr.split('\n').filter((line) => line.startsWith('error'));
+    expect(subMinuteErrors).toHaveLength(1);
+    expect(subMinuteErrors[0]).toMatch(
+      /every-second\.yaml:3:\d+: schedule\.cron: "\* \* \* \* \* \*" fires every second: .*; fix: .*five fields.*add `allowSubMinute: true` to the schedule/,
     );
+
+    // Said on purpose, it is valid.
+    const onPurpose = await jobsFolder({
+      'every-ten-seconds.yaml': `id: every-ten-seconds\nkind: snapshot\nschedule: { cron: "*/10 * * * * *", allowSubMinute: true }\ntargets: { types: [VSPHERE_VM] }\nkeepForever: true\n`,
+    });
+    const accepted = await runPaw(['validate', '--jobs', onPurpose], { env: {}, cwd: tmpdir() });
+    expect(accepted.code, accepted.stderr).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../../src/config/load-settings.js';
@@ -163,6 +164,43 @@ describe('paw doctor', () => {
 
       const missing = await t.paw(['doctor', '--json', '--schema', join(t.dir, 'nothing.graphql')]);
       expect(byId(json<DoctorJson>(missing), 'graphql.schema')).toMatchObject({ status: 'fail' });
+    });
+
+    it('reports an invalid schema file as one failed check, and the rest of the report with it', async () => {
+      // Valid SDL syntax, but no schema: no query root, and an enum without values.
+      const file = join(t.dir, 'invalid-schema.graphql');
+      await writeFile(file, 'type Foo { a: Int }\nenum Empty\n');
+      const result = await t.paw(['doctor', '--json', '--api', 'graphql', '--schema', file]);
+      // The comparison could not be made: a failed check, but none of the account's rights.
+      expect(result.code, result.stderr).toBe(0);
+      const report = json<DoctorJson>(result);
+      expect(byId(report, 'graphql.schema')).toMatchObject({ status: 'fail', blocks: false });
+      expect(byId(report, 'graphql.schema')?.detail).toBe(
+        'not a valid GraphQL schema: Query root type must be provided.; Enum type Empty must define one or more values.',
+      );
+      expect(report.checks.filter((entry) => entry.status === 'fail')).toHaveLength(1);
+      for (const id of ['credentials', 'token', 'graphql.snapshot']) {
+        expect(byId(report, id)?.status, id).toBe('ok');
+      }
+    });
+
+    it('refuses a schema file over its cap, or a FIFO, at once, naming it', async () => {
+      // 45 MB, sparse: what is refused is its size, before a byte is read.
+      const huge = join(t.dir, 'huge-schema.graphql');
+      await writeFile(huge, '');
+      await truncate(huge, 45_000_000);
+      const fifo = join(t.dir, 'schema.fifo');
+      execFileSync('mkfifo', [fifo]);
+      for (const [file, detail] of [
+        [huge, `${huge} (42.9 MiB) is more than 32 MiB, the most paw reads from a schema file`],
+        [fifo, `${fifo} is a named pipe (FIFO), not a regular file`],
+      ] as const) {
+        const result = await t.paw(['doctor', '--json', '--api', 'graphql', '--schema', file]);
+        expect(result.code, result.stderr).toBe(0);
+        const check = byId(json<DoctorJson>(result), 'graphql.schema');
+        expect(check).toMatchObject({ status: 'fail' });
+        expect(check?.detail).toContain(detail);
+      }
     });
 
     it('reports missing credentials as a failed check with the fix', async () => {

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobsFolder } from '../../testkit/definitions.js';
 import { testRedisUrl, uniquePrefix } from '../../testkit/redis-connection.js';
@@ -131,5 +132,66 @@ describe('text from Redis and the platform is printed escaped', () => {
       expectPrintable(refused);
       expect(refused.stderr).toContain(String.raw`Gold\x1b]0;pwned\x07\x1b[2J`);
     });
+
+    it("a service account's name in `paw run <rotate-secret> --dry-run`, with bidi and zero-width characters", async () => {
+      const role = t.fixtures.roles.find((entry) => entry.name === 'Read Only Admin')?.id ?? '';
+      const name = `svc\u202eexe.\u200b\ufeff\x1b[2J\n{"level":30}`;
+      const created = await t.paw([
+        'accounts',
+        'create',
+        '--name',
+        name,
+        '--role',
+        role,
+        '--out',
+        join(t.dir, 'hostile.json'),
+        '--json',
+      ]);
+      expect(created.code, created.stderr).toBe(0);
+      const { clientId } = JSON.parse(created.stdout) as { clientId: string };
+      const jobs = await jobsFolder({
+        'rotate.yaml': `id: rotate\nkind: rotate-secret\nschedule: { cron: "0 3 1 * *" }\nserviceAccount: { clientId: "${clientId}" }\nsink: { file: rotated.json }\n`,
+      });
+      try {
+        const env = {
+          PAW_JOBS_DIR: jobs,
+          PAW_REDIS_URL: testRedisUrl(),
+          PAW_REDIS_PREFIX: uniquePrefix('escaping-dry-run'),
+        };
+        const preview = await t.paw(['run', 'rotate', '--dry-run'], { env, cwd: jobs });
+        expect(preview.code, preview.stderr).toBe(0);
+        expectInvisibleShown(preview);
+        expect(preview.stdout).toContain(
+          String.raw`svc\u202eexe.\u200b\ufeff\x1b[2J\n{"level":30}`,
+        );
+      } finally {
+        await rm(jobs, { recursive: true, force: true });
+      }
+    });
+  });
+});
+
+/** No bidi, zero-width or control character (but the line feeds ending lines), and no forged line. */
+function expectInvisibleShown(result: PawResult): void {
+  expectPrintable(result);
+  for (const text of [result.stdout, result.stderr]) {
+    expect(/[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/.exec(text)).toBeNull();
+  }
+}
+
+describe('`paw validate` quotes a YAML key escaped', () => {
+  it('an escape sequence, a right-to-left override and a zero-width space in a key', async () => {
+    const dir = await jobsFolder({
+      'nightly.yaml':
+        'id: nightly\nkind: snapshot\nschedule: { cron: "0 1 * * *" }\ntargets: { types: [VSPHERE_VM] }\nkeepForever: true\n"ke\\e[2Jy\\u202e\\u200b": 1\n',
+    });
+    try {
+      const result = await runPaw(['validate', '--jobs', dir], { env: {}, cwd: dir });
+      expect(result.code, result.stderr).toBe(2);
+      expectInvisibleShown(result);
+      expect(result.stderr).toContain(String.raw`ke\x1b[2Jy\u202e\u200b`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -25,7 +25,7 @@ describe('snapshot runs start to finish (paw start + paw worker processes)', () 
     await kit.writeJobs(`
 id: every-3s
 kind: snapshot
-schedule: { cron: "*/3 * * * * *", overlap: skip }
+schedule: { cron: "*/3 * * * * *", allowSubMinute: true, overlap: skip }
 targets: { types: [VSPHERE_VM, MSSQL_DATABASE], clusterIds: [${connected.join(', ')}] }
 retention: { slaDomainName: Silver }
 maxWait: 1h

@@ -73,7 +73,7 @@ describe('another paw process sharing the rotated credentials file', { timeout: 
     const jobs = await mkdtemp(join(dir, 'jobs-'));
     await writeFile(
       join(jobs, 'window.yaml'),
-      `id: every-two-seconds\nkind: sla-window\nschedule: { cron: '*/2 * * * * *', duration: 1s }\n` +
+      `id: every-two-seconds\nkind: sla-window\nschedule: { cron: '*/2 * * * * *', allowSubMinute: true, duration: 1s }\n` +
         `slaDomains: { ids: ['${domain.id}'], clusterIds: ['${cluster}'] }\n`,
     );
     fleet = await testFleet(redis, {

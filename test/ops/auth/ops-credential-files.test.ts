@@ -1,4 +1,5 @@
-import { mkdtemp, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -123,6 +124,70 @@ describe('the ops token and users files', () => {
       async () => {
         return (await status(runs, `Bearer ${TOKEN}`)) === 200;
       },
+      REREAD,
+    );
+  });
+
+  it('re-reads a token file rewritten with its old modification time: the removed token stops working', async () => {
+    const runs = `${server.url}/api/runs`;
+    await rewrite(tokens, `${TOKEN}\n${CI_TOKEN}\n`);
+    await eventually(
+      'the second token to be read',
+      async () => (await status(runs, `Bearer ${CI_TOKEN}`)) === 200,
+      REREAD,
+    );
+    // Let any re-read that could race the rewrite happen first: the rewrite is then told
+    // apart by its metadata alone, not by the file still being read every time.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await status(runs, `Bearer ${CI_TOKEN}`)).toBe(200);
+    const before = await stat(tokens);
+    // The same length (the removed token's line replaced by a comment of its length), and the
+    // old mtime set back: only the change time tells the content changed.
+    await writeFile(tokens, `${TOKEN}\n#${'x'.repeat(CI_TOKEN.length - 1)}\n`);
+    await utimes(tokens, before.atime, before.mtime);
+    expect((await stat(tokens)).size).toBe(before.size);
+    expect((await stat(tokens)).mtimeMs).toBe(before.mtimeMs);
+    await eventually(
+      'the removed token to stop working',
+      async () => (await status(runs, `Bearer ${CI_TOKEN}`)) === 401,
+      REREAD,
+    );
+    expect(await status(runs, `Bearer ${TOKEN}`)).toBe(200);
+  });
+
+  it('refuses a FIFO put in place of the token file at run time, naming it, and /healthz still answers', async () => {
+    const runs = `${server.url}/api/runs`;
+    await rewrite(tokens, `${TOKEN}\n`);
+    await eventually(
+      'the token',
+      async () => (await status(runs, `Bearer ${TOKEN}`)) === 200,
+      REREAD,
+    );
+    await unlink(tokens);
+    execFileSync('mkfifo', [tokens]);
+    // Should paw's read block on the FIFO (the whole process, this test with it, waits for a
+    // writer), this writer frees the read after 5 s by writing the token once: the token then
+    // works, and the test fails instead of hanging. `timeout` ends it whatever happens.
+    const rescuer = spawn(
+      'timeout',
+      ['60', 'sh', '-c', `sleep 5; printf '%s\n' "$1" > "$2"`, 'sh', TOKEN, tokens],
+      { stdio: 'ignore' },
+    );
+    try {
+      // One request: the file's identity changed, so this one reads it.
+      expect(await status(runs, `Bearer ${TOKEN}`)).toBe(401);
+      expect(logs.text()).toMatch(
+        /PAW_OPS_TOKEN_FILE.*tokens is a named pipe \(FIFO\), not a regular file.*revoked/,
+      );
+      expect(await status(`${server.url}/healthz`, '')).toBe(200);
+    } finally {
+      rescuer.kill();
+      await unlink(tokens);
+      await rewrite(tokens, `${TOKEN}\n`);
+    }
+    await eventually(
+      'the token back',
+      async () => (await status(runs, `Bearer ${TOKEN}`)) === 200,
       REREAD,
     );
   });

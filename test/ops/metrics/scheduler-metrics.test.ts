@@ -30,11 +30,17 @@ describe('scheduler metrics', () => {
     // skips (no worker runs, so its first run stays queued and later fires are skipped).
     const allow = exampleDefinition('snapshot', {
       id: 'every-second',
-      schedule: { cron: '* * * * * *', timezone: 'UTC', overlap: 'allow', catchUp: '5s' },
+      schedule: {
+        cron: '* * * * * *',
+        allowSubMinute: true,
+        timezone: 'UTC',
+        overlap: 'allow',
+        catchUp: '5s',
+      },
     });
     const skip = exampleDefinition('snapshot', {
       id: 'skipping',
-      schedule: { cron: '* * * * * *', timezone: 'UTC', overlap: 'skip' },
+      schedule: { cron: '* * * * * *', allowSubMinute: true, timezone: 'UTC', overlap: 'skip' },
     });
     // The scheduler was last here 12 s ago: fires 1.5 to 5 s old are caught up, older ones
     // missed (a fire handled within the 1.5 s misfire grace is on time).
