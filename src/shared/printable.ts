@@ -21,7 +21,7 @@ const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
 /**
  * Text from outside paw (Redis, the platform, a flag someone typed) made safe to print on a
  * terminal (and, escaped for HTML besides, on a page: see ops/dashboard/html.ts; and in a Slack
- * message: see ops/notify/run-summary.ts): each character a terminal would act on is shown as its escape (`\x1b`, `\n`,
+ * message: see job-kinds/notify/run-summary.ts): each character a terminal would act on is shown as its escape (`\x1b`, `\n`,
  * `\u202e`) instead, so a value can neither clear the screen, set the window title, overwrite a
  * line nor fake one. With `keepLineFeeds`, line feeds stay (for a message of several lines that
  * paw composed); everything else is escaped all the same. JSON output needs none of this.

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { html } from '../../src/ops/dashboard/html.js';
-import { digestSlackMessage, type CoverageDigest } from '../../src/ops/notify/coverage-digest.js';
-import { slackMessage, type RunSummary } from '../../src/ops/notify/run-summary.js';
+import {
+  digestSlackMessage,
+  type CoverageDigest,
+} from '../../src/job-kinds/snapshot/coverage/coverage-digest.js';
+import { slackMessage, type RunSummary } from '../../src/job-kinds/notify/run-summary.js';
 import { printable } from '../../src/shared/printable.js';
 
 /**
