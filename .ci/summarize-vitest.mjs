@@ -12,9 +12,17 @@ try {
   passed = report.numPassedTests ?? 0;
   failed = report.numFailedTests ?? 0;
   // A file that failed to load or whose hooks threw has no failed test of its own: count it.
+  // The harness keeps only the tail of CI's output: name each failure here, next to the count.
   for (const file of report.testResults ?? []) {
-    const anyTestFailed = (file.assertionResults ?? []).some((t) => t.status === 'failed');
-    if (file.status === 'failed' && !anyTestFailed) failed += 1;
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const test of failedTests) {
+      console.log(`FAILED ${file.name}: ${test.fullName}`);
+      console.log(`  ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (file.status === 'failed' && failedTests.length === 0) {
+      failed += 1;
+      console.log(`FAILED ${file.name} (the file itself): ${firstLine(file.message)}`);
+    }
   }
   if (report.numTotalTests === 0) failed += 1;
 } catch (error) {
@@ -22,5 +30,9 @@ try {
   failed += 1;
 }
 failed += failedSteps;
+
+function firstLine(text) {
+  return String(text ?? '(no message)').split('\n')[0].slice(0, 300);
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
