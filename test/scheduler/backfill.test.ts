@@ -97,8 +97,12 @@ describe('paw backfill (real processes, a live scheduler)', () => {
     const from = Math.floor(Date.now() / 1000) * 1000 - 1_000_000;
     const to = from + 999_000;
     await redis.hset(`${prefix}:scheduler:cursors`, 'every-second', from + 499_000);
-    // A third replica (this test) holds the claim until the backfill starts, so that the two
-    // real ones catch up while it runs, not before.
+    // A third replica (this test) holds the claim until both real ones are ready, then lets
+    // them catch up; the backfill starts once they have created a run of the range. Both sides
+    // then create some by construction (the replicas before the backfill starts, the backfill
+    // the first half, which the replicas' cursor leaves alone) and race over the second half.
+    // Released only "as the backfill starts", a backfill CLI that starts fast (the build) was
+    // done before the replicas' next tick: none created by them, the assertion below failed.
     const held = await new FireCoordinator(redis, prefix, 60_000).claim('every-second', new Date());
     if (held.status !== 'claimed') throw new Error(`the claim was ${held.status}`);
     const replicas = [
@@ -107,6 +111,11 @@ describe('paw backfill (real processes, a live scheduler)', () => {
     ];
     try {
       await Promise.all(replicas.map((r) => r.waitForStderr(/ready \(replica/, 60_000)));
+      await held.lease.complete(undefined);
+      await eventually(
+        'the replicas created a run of the range',
+        async () => (await redis.zcount(`${prefix}:outcomes:runs:def:every-second`, from, to)) > 0,
+      );
       const backfill = runPaw(
         [
           'backfill',
@@ -119,8 +128,6 @@ describe('paw backfill (real processes, a live scheduler)', () => {
         ],
         { env, cwd: dir },
       );
-      // Released as the backfill starts: the replicas go (at their next tick) while it boots.
-      await held.lease.complete(undefined);
       const result = await backfill;
       expect(result.code, result.stderr).toBe(0);
       const report = JSON.parse(result.stdout) as BackfillReport;
