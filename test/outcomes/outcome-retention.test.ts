@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/shared/logger.js';
 import { OutcomeQueries } from '../../src/outcomes/outcome-queries.js';
@@ -8,6 +8,7 @@ import {
   trimOutcomes,
 } from '../../src/outcomes/outcome-retention.js';
 import { Outcomes } from '../../src/outcomes/outcomes.js';
+import { startPrivateRedisServer } from '../../src/redis/private-redis-server.js';
 import { connectTestRedis, uniquePrefix } from '../testkit/redis-connection.js';
 import { keysUnder } from '../testkit/redis-contents.js';
 import { createNightlyRun } from '../testkit/nightly-run.js';
@@ -43,6 +44,20 @@ async function runWithItems(
 
 describe('outcome retention', () => {
   it('deletes a night in commands of at most TRIM_BATCH items each, freeing it off the main thread', async () => {
+    // A Redis of its own: on the shared one, other files' commands reach MONITOR's connection in
+    // the same read as its OK, before ioredis has switched it to monitoring, and ioredis fails
+    // with "Command queue state error" (seen with three test workers at once).
+    const server = await startPrivateRedisServer();
+    const ownRedis = new Redis(server.url);
+    try {
+      await trimsInBatches(ownRedis);
+    } finally {
+      await ownRedis.quit();
+      await server.stop();
+    }
+  });
+
+  async function trimsInBatches(redis: Redis): Promise<void> {
     const prefix = uniquePrefix('trim-batches');
     const store = new Outcomes(redis, prefix);
     const runId = 'nightly@old';
@@ -93,7 +108,7 @@ describe('outcome retention', () => {
     expect(scans.length).toBeGreaterThanOrEqual(items / TRIM_BATCH);
     for (const scan of scans) expect(Number(scan[4])).toBeLessThanOrEqual(TRIM_BATCH);
     expect(Math.max(...commands.map((args) => args.length))).toBeLessThanOrEqual(TRIM_BATCH + 2);
-  });
+  }
 
   it('deletes runs older than the retention with every key and index entry, and keeps the rest', async () => {
     const prefix = uniquePrefix('trim');
