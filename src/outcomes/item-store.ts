@@ -165,17 +165,21 @@ export class ItemStore {
   /**
    * Creates the items that do not exist yet, in batches (a run's fan-out): an item already
    * recorded is left as it is, so repeating this after a crash never moves an item back.
-   * Returns how many were created. Throws UnknownRunError.
+   * With `fanningOut`, the run is marked as fanning out (more items to come, page by page) in
+   * the same script as the first batch: no item that ends finishes the run until
+   * RunStore.endFanOut. Returns how many were created. Throws UnknownRunError.
    */
   async create(
     runId: string,
     items: readonly (readonly [itemKey: string, update: ItemUpdate])[],
+    options: { readonly fanningOut?: boolean } = {},
   ): Promise<number> {
     let created = 0;
     const now = this.clock().getTime();
     for (let first = 0; first < items.length; first += CREATE_BATCH) {
       const start = this.starts.of(runId);
-      const args: (string | number)[] = [this.keys.base, runId, now, start];
+      const fanningOut = options.fanningOut === true && first === 0 ? '1' : '';
+      const args: (string | number)[] = [this.keys.base, runId, now, start, fanningOut];
       for (const [itemKey, update] of items.slice(first, first + CREATE_BATCH)) {
         if (itemKey === '') throw new TypeError('an item key must not be empty');
         args.push(itemKey, JSON.stringify({ ...storedPatch(update, itemKey), ua: now }));

@@ -16,6 +16,7 @@ import { UnknownRunError } from './unknown-run-error.js';
 const createRunScript = luaScript('outcomes/lua/createRun-4.lua');
 const startRunScript = luaScript('outcomes/lua/startRun-1.lua');
 const finishRunScript = luaScript('outcomes/lua/finishRun-1.lua');
+const endFanOutScript = luaScript('outcomes/lua/endFanOut-1.lua');
 
 /** A run as the scheduler creates it at a fire. */
 export interface NewRun {
@@ -39,6 +40,13 @@ export interface NewRun {
    */
   readonly notify?: boolean;
 }
+
+/** What {@link RunStore.endFanOut} did. */
+export type FanOutEnd =
+  /** Items are still queued or running: the last of them to end finishes the run. */
+  | { readonly finished: false }
+  /** The run is finished (by this call, or it had ended already), with this status. */
+  | { readonly finished: true; readonly status: OutcomeStatus };
 
 /** What {@link RunStore.create} found. */
 export interface RunCreated {
@@ -220,6 +228,38 @@ export class RunStore {
     }
     const previousStatus = previous as OutcomeStatus;
     return { started: isActiveStatus(previousStatus), previousStatus, run };
+  }
+
+  /**
+   * The end of a run's fan-out: the run's items were created page by page (ItemStore.create with
+   * `fanningOut`), and while it was fanning out no item that ended finished it. Clears that, and
+   * finishes the run in the same step when none of its items is queued or running (its last item
+   * to end finishes it otherwise). With `failure` (the fan-out failed for good): a run with items
+   * recorded keeps going with them and ends `failed` with the failure once they end; a run with
+   * none is finished `failed` now (src/outcomes/lua/endFanOut-1.lua). Safe to repeat. Throws
+   * {@link UnknownRunError}.
+   */
+  async endFanOut(
+    runId: string,
+    failure?: { readonly errorCode: string; readonly errorMessage: string },
+  ): Promise<FanOutEnd> {
+    const start = this.starts.of(runId);
+    const [status = '', before = '', ...flat] = (await endFanOutScript.run(
+      this.redis,
+      [this.keys.run(runId)],
+      [
+        runId,
+        this.clock().getTime(),
+        failure?.errorCode ?? '',
+        (failure?.errorMessage ?? '').slice(0, MAX_ERROR_MESSAGE_LENGTH),
+        this.keys.base,
+        start,
+      ],
+    )) as string[];
+    if (status === '' && before === '') throw new UnknownRunError(runId);
+    this.starts.recorded(runId, start);
+    if (status === '') return { finished: false };
+    return { finished: true, status: reportFinish(this.observer, status, before, flat) };
   }
 
   /**

@@ -14,16 +14,19 @@ import {
   lanesFor,
   type SnapshotLaneData,
 } from './lanes/snapshot-lane-job.js';
-import { resolveTargets, targetDecision } from './targets.js';
+import { targetDecision, targetPages, type TargetPage } from './targets.js';
 import { attemptNumber } from '../../queue/step-job.js';
 
 /**
  * The `run` job of a snapshot definition: resolves the retention SLA Domain and the target
- * workloads at fire time, records one item per workload (unsupported types `skipped`, unknown
- * ids `failed`, the rest `queued`), queues the queued ones for the run's lanes and adds one
- * `snapshot-lane` job per lane with a deterministic id: 5,000 VMs are three lanes, each job
- * taking its share of them from the queue and working through it (snapshot-lane.ts). A run with
- * nothing to trigger is finished here; otherwise its last item finishes it.
+ * workloads at fire time and fans them out page by page: as each page of the listing arrives, it
+ * records one item per workload of it (unsupported types `skipped`, unknown ids `failed`, the rest
+ * `queued`), queues the queued ones for the run's lanes and adds one `snapshot-lane` job per lane
+ * with a deterministic id, so the lanes trigger the first page's workloads while the next pages
+ * are read (each lane job takes its share from the queue and works through it: snapshot-lane.ts).
+ * While it fans out, the run is marked so (no item that ends finishes it); the end of the fan-out
+ * clears that and finishes a run with nothing left to wait for, in one step; otherwise its last
+ * item finishes it.
  */
 export class SnapshotRunJob {
   private readonly queries: OutcomeQueries;
@@ -57,67 +60,121 @@ export class SnapshotRunJob {
     }
 
     try {
-      // Written into the run job's data once every item is recorded (recordFanOut).
+      // Written into the run job's data once every page is recorded (recordFanOut).
       let fanOut = data.fanOut;
-      // The workloads to queue for the lanes: those just recorded, or (a retry after the items
-      // were recorded) those the outcome store still has queued or running.
-      let workloadIds: readonly string[] | undefined;
+      let lanes: number;
       if (fanOut === undefined) {
-        const recorded = await this.resolveAndRecord(data.runId, data.definition, logger, signal);
-        crashPoints.reach('snapshot.after-items-recorded');
-        fanOut = { slaDomainId: recorded.retention.slaDomainId };
-        workloadIds = recorded.queued;
+        const fannedOut = await this.fanOutPages(data, logger, signal);
+        fanOut = { slaDomainId: fannedOut.retention.slaDomainId };
+        lanes = fannedOut.lanes;
         await recordFanOut(job, fanOut);
+      } else {
+        // A retry after the marker: the items the outcome store still has queued or running,
+        // but those in the lane queue or a lane already.
+        const workloadIds = await this.activeItems(data.runId);
+        lanes =
+          workloadIds.length === 0
+            ? 0
+            : await this.addLanes(
+                data,
+                fanOut.slaDomainId,
+                await this.laneCount(data.runId, workloadIds.length),
+                workloadIds,
+              );
       }
-      const added = await this.addLanes(
-        data,
-        fanOut.slaDomainId,
-        workloadIds ?? (await this.activeItems(data.runId)),
-      );
       crashPoints.reach('snapshot.after-fan-out');
 
-      const run = await runs.get(data.runId);
-      const counts = run?.counts;
-      logger.info({ counts, lanes: added }, 'snapshot run fanned out');
-      if (counts !== undefined && counts.queued === 0 && counts.running === 0) {
-        const status = await runs.finish(data.runId);
-        logger.info({ status, counts }, 'snapshot run finished: nothing to wait for');
-        return { runId: data.runId, status };
+      // The fan-out's end, and the run's when nothing is left to wait for, in one step.
+      const end = await runs.endFanOut(data.runId);
+      if (end.finished) {
+        logger.info({ status: end.status }, 'snapshot run finished: nothing to wait for');
+        return { runId: data.runId, status: end.status };
       }
-      return { runId: data.runId, lanes: added };
+      logger.info({ lanes }, 'snapshot run fanned out');
+      return { runId: data.runId, lanes };
     } catch (error) {
       return this.fail(job, token, data.runId, error, logger, signal);
     }
   }
 
   /**
-   * Resolves retention and targets, and records one item per target. Returns the retention and
-   * the workloads recorded as queued (the ones to trigger).
+   * Resolves retention and targets, and fans the targets out page by page: each page's items
+   * recorded (the run marked fanning out with the first of them), its workloads to trigger queued
+   * for the lanes and the lane jobs added, before the next page is taken. Returns the retention
+   * and the run's lane count (0: nothing to trigger).
    */
-  private async resolveAndRecord(
-    runId: string,
-    definition: SnapshotDefinition,
+  private async fanOutPages(
+    data: RunJobData & { definition: SnapshotDefinition },
     logger: Logger,
     signal: AbortSignal | undefined,
-  ): Promise<{ retention: ResolvedRetention; queued: string[] }> {
-    const { platform } = this.dependencies;
-    // Side by side: at the platform's latency each lookup that waits for another delays the
-    // night's first trigger by a second or more.
-    const targetsResolved = resolveTargets(definition.targets, platform, signal);
-    targetsResolved.catch(() => undefined);
-    const retention = await resolveRetention(definition, platform, signal);
-    if (retention.keepForever) {
-      logger.warn(
-        { definitionId: definition.id },
-        'KEEP FOREVER: this run takes snapshots without a retention SLA Domain; a workload without ' +
-          'an SLA Domain of its own keeps them forever (keepForever: true in the definition)',
-      );
-    }
-    const targets = await targetsResolved;
+  ): Promise<{ retention: ResolvedRetention; lanes: number }> {
+    const { platform, crashPoints } = this.dependencies;
+    const { runId, definition } = data;
+    // Stops the listing's walks when the fan-out stops early (a failure, the retention missing).
+    const stop = new AbortController();
+    const calls = signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]);
+    try {
+      // Side by side: the retention lookup, the clusters' states and the first pages of the
+      // listing (at the platform's latency each lookup that waits for another delays the night's
+      // first trigger by a second or more). The retention is known before anything is queued:
+      // the lane jobs carry it.
+      const pages = targetPages(definition.targets, platform, calls)[Symbol.asyncIterator]();
+      const firstPage = pages.next();
+      firstPage.catch(() => undefined);
+      const retention = await resolveRetention(definition, platform, signal);
+      if (retention.keepForever) {
+        logger.warn(
+          { definitionId: definition.id },
+          'KEEP FOREVER: this run takes snapshots without a retention SLA Domain; a workload without ' +
+            'an SLA Domain of its own keeps them forever (keepForever: true in the definition)',
+        );
+      }
 
+      let lanes: number | undefined;
+      let queuedSoFar = 0;
+      const covered: string[] = [];
+      let unknownIds = 0;
+      let pageCount = 0;
+      for (let next = await firstPage; next.done !== true; next = await pages.next()) {
+        const page = next.value;
+        pageCount++;
+        const { items, queued } = this.itemsOf(page);
+        for (const [itemKey] of items) covered.push(itemKey);
+        unknownIds += page.unknownIds.length;
+        if (items.length === 0) continue;
+        await this.dependencies.items.create(runId, items, { fanningOut: true });
+        crashPoints.reach('snapshot.after-items-recorded');
+        if (queued.length === 0) continue;
+        queuedSoFar += queued.length;
+        // Decided at the first page with a workload to trigger, and kept (a retry keeps the
+        // first count): the whole count only when the listing has ended by then; else the
+        // count is taken as large, and the platform's rate decides (lanesFor).
+        lanes ??= await this.laneCount(runId, page.last ? queuedSoFar : Number.POSITIVE_INFINITY);
+        await this.addLanes(data, retention.slaDomainId, lanes, queued);
+        crashPoints.reach('snapshot.after-page-queued');
+      }
+      // The definition's coverage index keeps only the workloads it covers now.
+      await this.dependencies.coverage.keepOnly(definition.id, covered);
+      logger.info(
+        {
+          workloads: covered.length - unknownIds,
+          unknownIds,
+          pages: pageCount,
+          slaDomainId: retention.slaDomainId,
+        },
+        'snapshot targets resolved and recorded',
+      );
+      return { retention, lanes: lanes ?? 0 };
+    } finally {
+      stop.abort();
+    }
+  }
+
+  /** A page's items (unknown ids first), and the workloads of it to trigger, in listing order. */
+  private itemsOf(page: TargetPage): { items: [string, ItemUpdate][]; queued: string[] } {
     const items: [string, ItemUpdate][] = [];
     const queued: string[] = [];
-    for (const unknown of targets.unknownIds) {
+    for (const unknown of page.unknownIds) {
       items.push([
         unknown.id,
         {
@@ -131,8 +188,8 @@ export class SnapshotRunJob {
         },
       ]);
     }
-    const { vocabulary } = platform.api;
-    for (const workload of targets.workloads) {
+    const { vocabulary } = this.dependencies.platform.api;
+    for (const workload of page.workloads) {
       const common = {
         target: workload.id,
         targetName: workload.name,
@@ -143,7 +200,7 @@ export class SnapshotRunJob {
       // A kind paw knows the platform cannot snapshot, or a workload on a disconnected cluster, is
       // skipped here; a type paw does not recognise is triggered, and the platform's answer is
       // recorded.
-      const decision = targetDecision(workload, targets, vocabulary);
+      const decision = targetDecision(workload, page, vocabulary);
       if (decision.action === 'trigger') {
         queued.push(workload.id);
         items.push([workload.id, { status: 'queued', ...common }]);
@@ -154,21 +211,7 @@ export class SnapshotRunJob {
         ]);
       }
     }
-    await this.dependencies.items.create(runId, items);
-    // The definition's coverage index keeps only the workloads it covers now.
-    await this.dependencies.coverage.keepOnly(definition.id, [
-      ...targets.unknownIds.map((unknown) => unknown.id),
-      ...targets.workloads.map((workload) => workload.id),
-    ]);
-    logger.info(
-      {
-        workloads: targets.workloads.length,
-        unknownIds: targets.unknownIds.length,
-        slaDomainId: retention.slaDomainId,
-      },
-      'snapshot targets resolved and recorded',
-    );
-    return { retention, queued };
+    return { items, queued };
   }
 
   /** The workloads whose items are still queued or running (a fan-out resumed after a crash). */
@@ -181,26 +224,35 @@ export class SnapshotRunJob {
   }
 
   /**
-   * Queues the workloads for the run's lanes (those no lane has taken yet) and adds a
-   * `snapshot-lane` job per lane (idempotent: the job id is the lane's). Returns the lane count.
+   * How many lanes the run's items are split into: the first count on record stays (a repeated
+   * fan-out puts each item where the first put it), else the one `lanesFor` proposes for
+   * `workloads` to trigger (infinite: as many as the platform's rate gives work to).
    */
-  private async addLanes(
-    data: RunJobData & { definition: SnapshotDefinition },
-    slaDomainId: string | null,
-    workloadIds: readonly string[],
-  ): Promise<number> {
-    if (workloadIds.length === 0) return 0;
-    const { queues } = this.dependencies;
-    // The first fan-out's count stays: a repeated one adds no lane and forgets none.
+  private laneCount(runId: string, workloads: number): Promise<number> {
     const { worker, platform } = this.dependencies.settings;
-    const lanes = await this.dependencies.lanes.count(
-      data.runId,
-      lanesFor(workloadIds.length, {
+    return this.dependencies.lanes.count(
+      runId,
+      lanesFor(workloads, {
         laneSize: worker.snapshotLaneSize,
         laneRequestsPerSecond: worker.snapshotLaneRequestsPerSecond,
         requestsPerSecond: platform.requestsPerSecond,
       }),
     );
+  }
+
+  /**
+   * Queues the workloads for the run's `lanes` lanes (those no lane has taken yet, and not
+   * queued already) and adds a `snapshot-lane` job per lane (idempotent: the job id is the
+   * lane's; a lane whose job is waiting or delayed is not added twice). Returns the lane count.
+   */
+  private async addLanes(
+    data: RunJobData & { definition: SnapshotDefinition },
+    slaDomainId: string | null,
+    lanes: number,
+    workloadIds: readonly string[],
+  ): Promise<number> {
+    if (workloadIds.length === 0) return 0;
+    const { queues } = this.dependencies;
     await this.dependencies.lanes.enqueue(data.runId, lanes, workloadIds);
     const maxWaitMs = parseDuration(data.definition.maxWait) ?? 6 * 3_600_000;
     await queues.queue('snapshot').addBulk(
@@ -240,8 +292,20 @@ export class SnapshotRunJob {
       error,
       logger,
       doing: 'the snapshot run',
+      // A run with items recorded already (a listing that failed on a later page) goes on with
+      // them, its lanes triggering and following them, and ends failed with this reason once
+      // they end; a run with none fails now (RunStore.endFanOut).
       recordFailed: async (facts) => {
-        await this.dependencies.runs.finish(runId, { status: 'failed', ...facts });
+        const { runs } = this.dependencies;
+        const recorded = (await runs.get(runId))?.counts.total ?? 0;
+        await runs.endFanOut(runId, {
+          errorCode: facts.errorCode,
+          errorMessage:
+            recorded === 0
+              ? facts.errorMessage
+              : `the run's targets could not all be resolved: it goes on with the ${recorded} ` +
+                `items recorded before the failure, and ends failed: ${facts.errorMessage}`,
+        });
       },
     });
   }

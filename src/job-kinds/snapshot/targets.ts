@@ -64,25 +64,168 @@ const MOST_IDS_LOOKED_UP_ONE_BY_ONE = 20;
 const NOT_LISTED = 'the platform lists no workload with this id';
 
 /**
+ * One page of a run's targets, as the listing gives it ({@link targetPages}): a run records and
+ * triggers a page's workloads while the next pages are read.
+ */
+export interface TargetPage {
+  /** The walk it is a page of (its index in {@link listingWalks}); -1 for the listed ids. */
+  readonly walk: number;
+  /** The workloads selected on this page that no page before selected, in listing order. */
+  readonly workloads: readonly Workload[];
+  /**
+   * Listed ids the platform does not know: on the ids' own page (looked up one by one), or on
+   * the last page (answered by the listing, which knows them only once it is read to its end).
+   */
+  readonly unknownIds: readonly { readonly id: string; readonly message: string }[];
+  /** The clusters the platform reports `Disconnected` now (read before the first page). */
+  readonly disconnectedClusters: ReadonlyMap<string, string>;
+  /** Whether this is the last page: every walk has been read to its end. */
+  readonly last: boolean;
+}
+
+/**
  * Resolves a snapshot definition's targets: the listed ids through `getWorkload` each, or
  * through one listing when there are more than {@link MOST_IDS_LOOKED_UP_ONE_BY_ONE} (an unknown
  * id is reported, not fatal), and the selectors through the workloads list, ANDed, each list
  * matching any of its values. Where a selector has a single value the platform filters (`type`,
  * `clusterId`, `slaDomainId`); everything is checked again here, so a platform that ignores a
- * filter changes nothing.
+ * filter changes nothing. This is the whole result, in the same order every time (the listed ids
+ * first, then each walk's workloads in walk order): `paw`'s preview and coverage. A run takes
+ * the same page by page ({@link targetPages}).
  */
 export async function resolveTargets(
   targets: Targets,
   platform: PlatformClient,
   signal?: AbortSignal,
 ): Promise<ResolvedTargets> {
-  const byId = new Map<string, Workload>();
+  const byWalk = new Map<number, Workload[]>();
   const unknownIds: { id: string; message: string }[] = [];
-
-  const ids = [...new Set(targets.ids ?? [])];
-  if (ids.length > MOST_IDS_LOOKED_UP_ONE_BY_ONE) {
-    return resolveThroughListing(ids, targets, platform, signal);
+  let disconnected: ReadonlyMap<string, string> = new Map();
+  for await (const page of selectedPages(targets, platform, signal)) {
+    const walk = byWalk.get(page.walk) ?? [];
+    walk.push(...page.workloads);
+    byWalk.set(page.walk, walk);
+    unknownIds.push(...page.unknownIds);
+    disconnected = page.disconnectedClusters;
   }
+  // Walk order, whatever order the pages came in (a workload two walks list counts where the
+  // first of them lists it), so a preview reads the same every time.
+  const selected = [...byWalk.entries()]
+    .sort(([a], [b]) => a - b)
+    .flatMap(([, workloads]) => workloads);
+  const found = new Map(selected.map((workload) => [workload.id, workload]));
+  const byId = new Map<string, Workload>();
+  for (const id of new Set(targets.ids ?? [])) {
+    const workload = found.get(id);
+    if (workload !== undefined) byId.set(id, workload);
+  }
+  for (const workload of selected) if (!byId.has(workload.id)) byId.set(workload.id, workload);
+  return { workloads: [...byId.values()], unknownIds, disconnectedClusters: disconnected };
+}
+
+/**
+ * {@link resolveTargets} page by page, as the platform answers: each page's workloads that no
+ * page before selected (a workload two walks list comes once), in listing order within a walk,
+ * the walks' pages in the order they arrive; the listed ids looked up one by one come first, as
+ * a page of their own. The disconnected clusters are read before the first page is given (one
+ * call, made beside the first pages). The walks read ahead while the caller works on a page;
+ * leaving the loop (an error, a break) stops them.
+ */
+export async function* targetPages(
+  targets: Targets,
+  platform: PlatformClient,
+  signal?: AbortSignal,
+): AsyncGenerator<TargetPage, void, undefined> {
+  const seen = new Set<string>();
+  for await (const page of selectedPages(targets, platform, signal)) {
+    const workloads = page.workloads.filter((workload) => {
+      if (seen.has(workload.id)) return false;
+      seen.add(workload.id);
+      return true;
+    });
+    yield { ...page, workloads };
+  }
+}
+
+/** The pages of {@link targetPages}, a workload listed by two walks on a page of each. */
+async function* selectedPages(
+  targets: Targets,
+  platform: PlatformClient,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<TargetPage, void, undefined> {
+  const { vocabulary } = platform.api;
+  const ids = [...new Set(targets.ids ?? [])];
+  const throughListing = ids.length > MOST_IDS_LOOKED_UP_ONE_BY_ONE;
+  const selectors = hasSelectors(targets);
+  // Aborted once the caller takes no more pages: no walk reads on for nobody.
+  const stop = new AbortController();
+  const calls = signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]);
+  try {
+    // Everything starts at once: at a second or more a call, each lookup that waits for another
+    // delays the night's first trigger.
+    const disconnected = disconnectedClusters(platform, calls);
+    disconnected.catch(() => undefined);
+    const lookedUp = throughListing ? undefined : lookUpIds(ids, platform, calls);
+    lookedUp?.catch(() => undefined);
+    // Each walk pages one after another (a page's cursor comes with the one before it); walks of
+    // one cluster each run side by side. Past MOST_IDS_LOOKED_UP_ONE_BY_ONE ids, one listing of
+    // everything answers the ids and the selectors together.
+    const walks = throughListing ? [{}] : selectors ? listingWalks(targets) : [];
+    const pages = new WalkPages(walks.length);
+    walks.forEach((filters, walk) => {
+      void (async () => {
+        try {
+          for await (const page of platform.api.workloads.list(filters, calls).pages()) {
+            pages.push(walk, page.nodes, !page.hasNextPage);
+          }
+          pages.end(walk);
+        } catch (error) {
+          pages.fail(error);
+        }
+      })();
+    });
+
+    const disconnectedMap = await disconnected;
+    if (lookedUp !== undefined) {
+      yield {
+        walk: -1,
+        ...(await lookedUp),
+        disconnectedClusters: disconnectedMap,
+        last: walks.length === 0,
+      };
+    }
+    const wanted = new Set(throughListing ? ids : []);
+    const listed = new Set<string>();
+    for (;;) {
+      const page = await pages.next();
+      if (page === undefined) return;
+      const workloads: Workload[] = [];
+      for (const workload of page.nodes) {
+        if (wanted.has(workload.id)) {
+          listed.add(workload.id);
+          workloads.push(workload);
+        } else if (selectors && matchesSelectors(workload, targets, vocabulary)) {
+          workloads.push(workload);
+        }
+      }
+      const last = pages.drained();
+      const unknownIds = last
+        ? [...wanted].filter((id) => !listed.has(id)).map((id) => ({ id, message: NOT_LISTED }))
+        : [];
+      yield { walk: page.walk, workloads, unknownIds, disconnectedClusters: disconnectedMap, last };
+    }
+  } finally {
+    stop.abort();
+  }
+}
+
+/** The listed ids looked up one `getWorkload` call each: those found, and those unknown. */
+async function lookUpIds(
+  ids: readonly string[],
+  platform: PlatformClient,
+  signal: AbortSignal,
+): Promise<Pick<TargetPage, 'workloads' | 'unknownIds'>> {
+  const unknownIds: { id: string; message: string }[] = [];
   const found = await mapWithConcurrency(ids, ID_LOOKUP_CONCURRENCY, async (id) => {
     try {
       return await platform.api.workloads.get(id, signal);
@@ -94,69 +237,63 @@ export async function resolveTargets(
       throw error;
     }
   });
-  for (const workload of found) if (workload !== undefined) byId.set(workload.id, workload);
+  const workloads = found.filter((workload): workload is Workload => workload !== undefined);
+  return { workloads, unknownIds };
+}
 
-  // The clusters' states are read while the workloads are listed: at a second or more a call,
-  // each lookup that waits for another delays the night's first trigger.
-  const disconnected = disconnectedClusters(platform, signal);
-  disconnected.catch(() => undefined);
-  if (hasSelectors(targets)) {
-    const { vocabulary } = platform.api;
-    // Each walk pages one after another (a page's cursor comes with the one before it), so at
-    // the platform's latency a 15,000-workload listing of 1,000 a page is 15 round trips; walks
-    // of one cluster each run side by side. Their workloads are taken in walk order,
-    // whatever order the walks end in, so a night triggers in the same order every time.
-    const walks = await Promise.all(
-      listingWalks(targets).map(async (filters) => {
-        const listed: Workload[] = [];
-        for await (const workload of platform.api.workloads.list(filters, signal)) {
-          listed.push(workload);
-        }
-        return listed;
-      }),
-    );
-    for (const workload of walks.flat()) {
-      if (!byId.has(workload.id) && matchesSelectors(workload, targets, vocabulary)) {
-        byId.set(workload.id, workload);
-      }
-    }
-  }
-  const workloads = [...byId.values()];
-  return { workloads, unknownIds, disconnectedClusters: await disconnected };
+/** A page of one walk, as {@link WalkPages} holds it. */
+interface WalkPage {
+  readonly walk: number;
+  readonly nodes: readonly Workload[];
 }
 
 /**
- * {@link resolveTargets} for many listed ids: one listing of every workload answers the ids
- * (in the order listed, each once) and the selectors together.
+ * The pages of walks running side by side, in the order they arrive, for one reader: a walk's
+ * failure is the reader's at its next page.
  */
-async function resolveThroughListing(
-  ids: readonly string[],
-  targets: Targets,
-  platform: PlatformClient,
-  signal: AbortSignal | undefined,
-): Promise<ResolvedTargets> {
-  const wanted = new Set(ids);
-  const listed = new Map<string, Workload>();
-  const selected: Workload[] = [];
-  const selectors = hasSelectors(targets);
-  const { vocabulary } = platform.api;
-  for await (const workload of platform.api.workloads.list({}, signal)) {
-    if (wanted.has(workload.id)) listed.set(workload.id, workload);
-    else if (selectors && matchesSelectors(workload, targets, vocabulary)) selected.push(workload);
+class WalkPages {
+  private readonly pages: WalkPage[] = [];
+  private readonly open = new Set<number>();
+  private failure: { readonly error: unknown } | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(walks: number) {
+    for (let walk = 0; walk < walks; walk++) this.open.add(walk);
   }
-  const byId = new Map<string, Workload>();
-  const unknownIds: { id: string; message: string }[] = [];
-  for (const id of ids) {
-    const workload = listed.get(id);
-    if (workload === undefined) unknownIds.push({ id, message: NOT_LISTED });
-    else byId.set(id, workload);
+
+  /** A walk's page; `last` when the walk has no page after it. */
+  push(walk: number, nodes: readonly Workload[], last: boolean): void {
+    this.pages.push({ walk, nodes });
+    if (last) this.open.delete(walk);
+    this.wake?.();
   }
-  for (const workload of selected) if (!byId.has(workload.id)) byId.set(workload.id, workload);
-  return {
-    workloads: [...byId.values()],
-    unknownIds,
-    disconnectedClusters: await disconnectedClusters(platform, signal),
-  };
+
+  end(walk: number): void {
+    this.open.delete(walk);
+    this.wake?.();
+  }
+
+  fail(error: unknown): void {
+    this.failure ??= { error };
+    this.wake?.();
+  }
+
+  /** Whether every page has been taken and no walk has one to come. */
+  drained(): boolean {
+    return this.pages.length === 0 && this.open.size === 0;
+  }
+
+  /** The next page; undefined once every walk has ended and every page was taken. */
+  async next(): Promise<WalkPage | undefined> {
+    for (;;) {
+      if (this.failure !== undefined) throw this.failure.error;
+      const page = this.pages.shift();
+      if (page !== undefined) return page;
+      if (this.open.size === 0) return undefined;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
 }
 
 /**

@@ -11,7 +11,12 @@
     ARGV[2] run id
     ARGV[3] now (epoch ms)
     ARGV[4] '' or the time of a worker's start of the run deferred to this write
-    ARGV[5...] per item: its key, then its stored JSON (compact names, `ua` included)
+    ARGV[5] '1': the run is fanning out (its items are still being created, page by page): its
+            `fanning-out` field is set, in this step, before any item is created, so that no
+            item that ends meanwhile finishes the run (includes/recordItem.lua; the fan-out's
+            end clears it, endFanOut-1.lua); not on a run that has ended; '' leaves the field
+            as it is
+    ARGV[6...] per item: its key, then its stored JSON (compact names, `ua` included)
 
   Output:
     how many items were created; a Redis error reply `PAW_NO_SUCH_RUN` when there is no run,
@@ -34,14 +39,17 @@ if startMs ~= '' then
   local started = pawStarted({status = run[2], startedAt = run[3] or nil, attempts = run[4] or nil}, startMs)
   if started then redis.call('HSET', runKey, unpack(started)) end
 end
+if ARGV[5] == '1' and (run[2] == 'queued' or run[2] == 'running') then
+  redis.call('HSET', runKey, 'fanning-out', '1')
+end
 local keys = {}
-for i = 5, #ARGV, 2 do keys[#keys + 1] = ARGV[i] end
+for i = 6, #ARGV, 2 do keys[#keys + 1] = ARGV[i] end
 local existing = redis.call('HMGET', itemsKey, unpack(keys))
 local fields, names, perStatus, statusSets = {}, {}, {}, {}
 local created = 0
 for n = 1, #keys do
   if not existing[n] then
-    local itemKey, json = keys[n], ARGV[4 + 2 * n]
+    local itemKey, json = keys[n], ARGV[5 + 2 * n]
     local item = cjson.decode(json)
     fields[#fields + 1] = itemKey
     fields[#fields + 1] = json

@@ -3,8 +3,9 @@
   run.
 
     wanted     the final status; '' derives it from the item counters (failed if any item failed
-               or timed out, else canceled if any was, else failed if any is still queued or
-               running, else succeeded)
+               or timed out, or the run has an error on record already (a fan-out that failed
+               after some items were recorded, endFanOut-1.lua), else canceled if any was, else
+               failed if any is still queued or running, else succeeded)
     errorCode, errorMessage  '' for none
     startMs    '' or the time of a worker's start deferred to this write (pawStarted)
 
@@ -33,7 +34,7 @@ local function pawFinishRun(runKey, base, runId, nowMs, wanted, errorCode, error
   local status = wanted
   if status == '' then
     local function count(name) return tonumber(run['count:' .. name] or '0') end
-    if count('failed') + count('timed-out') > 0 then status = 'failed'
+    if count('failed') + count('timed-out') > 0 or (run.errorCode or '') ~= '' then status = 'failed'
     elseif count('canceled') > 0 then status = 'canceled'
     elseif count('queued') + count('running') > 0 then status = 'failed'
     else status = 'succeeded' end

@@ -8,7 +8,9 @@
     onlyIf        the status the item must have for the update to happen ('' for any)
     merge         '1': the patch's details are merged into the item's instead of replacing them
     finishIfLast  '1': this update finishes the run (pawFinishRun) when it ends the run's last
-                  item still queued or running
+                  item still queued or running, and the run is not fanning out (its `fanning-out`
+                  field: more items are still to be created, createItems-2.lua; the fan-out's
+                  end finishes the run instead when nothing is left, endFanOut-1.lua)
     startMs       '' or the time of a worker's start of the run deferred to this write
 
   Returns {previous status ('' for a new item), the stored JSON, then the run's counters after
@@ -90,9 +92,11 @@ local function pawRecordItem(runKey, itemsKey, base, runId, itemKey, nowMs, patc
   local reply = {oldStatus or '', json}
   for i = 1, #counts do reply[#reply + 1] = counts[i] or '0' end
   -- The last item to end finishes its run in the same step: a crash between the two writes
-  -- would leave a run whose items have all ended running for ever.
+  -- would leave a run whose items have all ended running for ever. Not while the run is fanning
+  -- out: its lanes may end every item recorded so far while the next page is still being read.
   if finishIfLast == '1' and oldStatus ~= newStatus and newStatus ~= 'queued' and newStatus ~= 'running'
-      and (tonumber(counts[2]) or 0) + (tonumber(counts[3]) or 0) == 0 then
+      and (tonumber(counts[2]) or 0) + (tonumber(counts[3]) or 0) == 0
+      and redis.call('HEXISTS', runKey, 'fanning-out') == 0 then
     local finished = pawFinishRun(runKey, base, runId, nowMs, '', '', '', '')
     for i = 1, #finished do reply[#reply + 1] = finished[i] end
   end

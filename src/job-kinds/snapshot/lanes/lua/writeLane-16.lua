@@ -41,7 +41,7 @@
   Output:
     {'PAW_STEP_REFUSED', BullMQ's code} when the job is not this worker's (nothing recorded);
     else {what became of the job (0 neither moved nor kept: not asked, or nothing is left in the
-    lane nor in the queue; 1 moved; 2 kept; a negative BullMQ code: it could not be moved), then
+    lane nor in the queue and the run is not fanning out; 1 moved; 2 kept; a negative BullMQ code: it could not be moved), then
     for each item: its fence after the write ('' when it has none; 'PAW_STALE_STEP' when its
     fence was not the one given: nothing written for it), the length of its record's reply (0
     when nothing was to be recorded) and that reply (pawRecordItem's, in
@@ -102,12 +102,25 @@ for i = 16, #ARGV, 7 do
 end
 if move == '1' then
   -- The delay is the time to the lane's earliest due item, as it is now that the records are
-  -- made; none while the run's lane queue has items to take.
+  -- made; none while the run's lane queue has items to take. While the run is still fanning out
+  -- (its run job records and queues its items page by page: src/outcomes/lua/createItems-2.lua),
+  -- more items may come into the queue: the lane looks again within FAN_OUT_RECHECK_MS, and does
+  -- not complete when it is empty (a lane job that completed between two pages could be left
+  -- out of the next page's adding of the lanes, which finds its id still taken, and that page's
+  -- items would wait in the queue for no lane).
+  local FAN_OUT_RECHECK_MS = 1000
+  local fanningOut = redis.call('HEXISTS', runKey, 'fanning-out') == 1
   local delay = 0
   if redis.call('ZCARD', queueKey) == 0 then
     local first = redis.call('ZRANGE', laneKey, 0, 0, 'WITHSCORES')
-    if not first[2] then return reply end
-    delay = math.max(0, math.floor(tonumber(first[2]) - tonumber(ARGV[2])))
+    if first[2] then
+      delay = math.max(0, math.floor(tonumber(first[2]) - tonumber(ARGV[2])))
+      if fanningOut then delay = math.min(delay, FAN_OUT_RECHECK_MS) end
+    elseif fanningOut then
+      delay = FAN_OUT_RECHECK_MS
+    else
+      return reply
+    end
   end
   reply[1] = pawMoveToDelayed(delay, stayIfDueWithinMs)
 end
