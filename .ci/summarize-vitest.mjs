@@ -32,7 +32,9 @@ try {
 failed += failedSteps;
 
 function firstLine(text) {
-  return String(text ?? '(no message)').split('\n')[0].slice(0, 300);
+  return String(text ?? '(no message)')
+    .split('\n')[0]
+    .slice(0, 300);
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
