@@ -33,10 +33,18 @@ describe('worker shutdown (SIGTERM)', () => {
   /**
    * A worker at 5 platform requests a second, the run in one lane: the lane takes a few
    * workloads at a time (about a second of the rate), so each worker below finds some still to
-   * trigger.
+   * trigger. One lane by size and by rate: a run fanned out page by page over several walks
+   * (one per cluster) has its lane count from the rate (docs/worker.md, "The lane count"), and
+   * the kit's lane rate would make it 16 lanes, which trigger everything before the third worker
+   * starts.
    */
   const worker = (env: Record<string, string> = {}) =>
-    kit.paw(['worker'], { PAW_PLATFORM_RPS: '5', PAW_SNAPSHOT_LANE_SIZE: '1000', ...env });
+    kit.paw(['worker'], {
+      PAW_PLATFORM_RPS: '5',
+      PAW_SNAPSHOT_LANE_SIZE: '1000',
+      PAW_SNAPSHOT_LANE_RPS: '1000',
+      ...env,
+    });
 
   /** Items whose trigger is on its way (intent recorded, no answer yet), sent after `since`. */
   const inFlight = (items: ItemRow[], since = 0) =>
