@@ -15,7 +15,9 @@ describe('worker shutdown (SIGTERM)', () => {
 
   beforeAll(async () => {
     kit = await startWorkerTestKit(
-      { workloads: 50, seed: 8, timeScale: 60, jobs: { failureRate: 0, cancelRate: 0 } },
+      // Enough workloads that each worker below still finds some to trigger: a lane keeps as
+      // many triggers going as the request gate lets out, and a drain finishes what it took.
+      { workloads: 150, seed: 8, timeScale: 60, jobs: { failureRate: 0, cancelRate: 0 } },
       'drain',
     );
   });
@@ -62,6 +64,15 @@ describe('worker shutdown (SIGTERM)', () => {
     await eventually(
       'a trigger in flight',
       async () => inFlight(await kit.items(runId), ready).length > 0,
+      {
+        detail: async () => {
+          const counts: Record<string, number> = {};
+          for (const item of await kit.items(runId)) {
+            counts[item.status] = (counts[item.status] ?? 0) + 1;
+          }
+          return `the run's items by status: ${JSON.stringify(counts)}`;
+        },
+      },
     );
   }
 

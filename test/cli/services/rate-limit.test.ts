@@ -26,15 +26,16 @@ describe('the platform rate limit, shared by worker processes', () => {
     const connected = kit.sim.clusters
       .filter((cluster) => cluster.connectionState === 'Connected')
       .map((cluster) => cluster.id);
-    // One snapshot job at a time per worker: the run's lanes (about 8 workloads each) spread
-    // over all three.
+    // One snapshot job at a time per worker: the run's four lanes spread over all three. A run
+    // fanned out page by page over one walk per cluster has its lane count from the rate
+    // (docs/worker.md, "The lane count"): 15 requests a second at 4 a lane.
     const configDir = join(kit.dir, 'one-lane-each');
     await mkdir(configDir, { recursive: true });
     const settings = await readFile(join(kit.dir, 'config', 'paw.yaml'), 'utf8');
     const oneAtATime = settings.replace(/concurrency: 5/, 'concurrency: 1');
     expect(oneAtATime).not.toEqual(settings);
     await writeFile(join(configDir, 'paw.yaml'), oneAtATime);
-    const env = { PAW_PLATFORM_RPS: '15', PAW_CONFIG_DIR: configDir };
+    const env = { PAW_PLATFORM_RPS: '15', PAW_SNAPSHOT_LANE_RPS: '4', PAW_CONFIG_DIR: configDir };
     const workers: PawProcess[] = [
       kit.paw(['worker'], env),
       kit.paw(['worker'], env),
@@ -56,6 +57,13 @@ describe('the platform rate limit, shared by worker processes', () => {
     const busy = (worker: PawProcess) => /"msg":"snapshot triggered"/.test(worker.stderr);
     await eventually('every worker to trigger snapshots', () => workers.every(busy), {
       timeoutMs: 60_000,
+      detail: async () => {
+        const counts: Record<string, number> = {};
+        for (const item of await kit.items(runId)) {
+          counts[item.status] = (counts[item.status] ?? 0) + 1;
+        }
+        return `workers that triggered: ${workers.map(busy).join(', ')}; items: ${JSON.stringify(counts)}`;
+      },
     });
     await kit.control('PUT', '/_sim/faults', {
       operations: { getSnapshotJobStatus: { tooManyRequestsRate: 1, times: 1 } },
