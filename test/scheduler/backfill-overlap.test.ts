@@ -47,7 +47,16 @@ describe('paw backfill under overlap: skip (real processes against the simulator
   };
 
   it('enqueues every time, runs them one after another, and finds them all the second time', async () => {
-    const first = await backfill('--from', '4h', '--to', '1h');
+    // One range for both backfills: `4h`/`1h` are read from the clock at each call, and two
+    // calls either side of an hour's start (seen at 11:00) cover different times.
+    const now = Date.now();
+    const range = [
+      '--from',
+      new Date(now - 4 * 3_600_000).toISOString(),
+      '--to',
+      new Date(now - 3_600_000).toISOString(),
+    ];
+    const first = await backfill(...range);
     expect(first.times).toBeGreaterThanOrEqual(3);
     expect(first.fires.map((fire) => fire.result)).toEqual(first.fires.map(() => 'enqueued'));
     expect(first).toMatchObject({ enqueued: first.times, skipped: 0 });
@@ -69,7 +78,7 @@ describe('paw backfill under overlap: skip (real processes against the simulator
       await worker.stop();
     }
 
-    const again = await backfill('--from', '4h', '--to', '1h');
+    const again = await backfill(...range);
     expect(again).toMatchObject({ times: first.times, enqueued: 0, existing: first.times });
   }, 180_000);
 

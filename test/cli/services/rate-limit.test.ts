@@ -16,7 +16,9 @@ describe('the platform rate limit, shared by worker processes', () => {
 
   beforeAll(async () => {
     kit = await startWorkerTestKit(
-      { workloads: 40, seed: 21, timeScale: 30, rateLimit: { requestsPerSecond: 20, burst: 5 } },
+      // Enough workloads that the run outlasts the three workers' start on it: with 40, two
+      // workers' lanes triggered and ended all 22 before the third had triggered any.
+      { workloads: 160, seed: 21, timeScale: 30, rateLimit: { requestsPerSecond: 20, burst: 5 } },
       'rate',
     );
   });
