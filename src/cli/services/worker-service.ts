@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { Settings } from '../../config/settings-schema.js';
 import type { JobKind } from '../../definitions/job-definition.js';
 import { CrashPoints } from '../../shared/crash-points.js';
@@ -11,6 +11,7 @@ import { RunQueues, queueNameOf, workerOptionsFor } from '../../queue/run-queues
 import { observeJob, type WorkerObservers } from '../../queue/workers/job-observer.js';
 import type { KindProcessor } from '../../queue/workers/kind-processor.js';
 import { QueueWorkers } from '../../queue/workers/queue-workers.js';
+import { BULLMQ_STALL_LIMIT, stalledPastLimit } from '../../queue/workers/stall-limit.js';
 import { waitForRunBefore } from '../../job-kinds/run-order.js';
 import {
   PROCESSOR_FACTORIES,
@@ -126,6 +127,11 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
       queueName,
       processor: (job: Job, token: string | undefined, signal?: AbortSignal) =>
         observeJob(observers.jobs, kind, job, async () => {
+          const stalled = stalledPastLimit(job, settings.worker.maxStalledCount);
+          if (stalled !== undefined) {
+            await processor.givenUp?.(job, stalled);
+            throw new UnrecoverableError(stalled);
+          }
           await waitForRunBefore(job, token, options.outcomes.runs);
           return processor.process(job, token, signal);
         }),
@@ -133,7 +139,8 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
         ...workerOptionsFor(settings, kind, redis),
         lockDuration: settings.worker.lockDurationMs,
         stalledInterval: settings.worker.stalledIntervalMs,
-        maxStalledCount: settings.worker.maxStalledCount,
+        // Applied above instead, so the kind's givenUp runs before the job fails (stall-limit.ts).
+        maxStalledCount: BULLMQ_STALL_LIMIT,
       },
       fields: { kind },
     });

@@ -28,5 +28,10 @@ export function createSnapshotProcessor(dependencies: SnapshotDependencies): Kin
           );
       }
     },
+    // The run job's fan-out is ended. A lane given up on is not handled yet (docs/worker.md):
+    // each of its writes starts its count of stalls again, so only a lane that crashes its
+    // workers over and over before any write gets here.
+    givenUp: (job, reason) =>
+      job.name === RUN_JOB_NAME ? runs.givenUp(job, reason) : Promise.resolve(),
   };
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { OutcomeQueries } from '../../outcomes/outcome-queries.js';
 import type { ItemUpdate } from '../../outcomes/outcome-records.js';
 import { isRunOf, parseRunJobData, recordFanOut, type RunJobData } from '../../queue/run-job.js';
+import type { FailureFacts } from '../job-failure.js';
 import { settleFailure } from '../settle-failure.js';
 import { resolveRetention, type ResolvedRetention } from './retention.js';
 import type { SnapshotDependencies } from './snapshot-dependencies.js';
@@ -12,6 +13,7 @@ import {
   SNAPSHOT_LANE_JOB_NAME,
   laneJobId,
   lanesFor,
+  snapshotLaneDataSchema,
   type SnapshotLaneData,
 } from './lanes/snapshot-lane-job.js';
 import { targetDecision, targetPages, type TargetPage } from './targets.js';
@@ -69,18 +71,9 @@ export class SnapshotRunJob {
         lanes = fannedOut.lanes;
         await recordFanOut(job, fanOut);
       } else {
-        // A retry after the marker: the items the outcome store still has queued or running,
-        // but those in the lane queue or a lane already.
-        const workloadIds = await this.activeItems(data.runId);
-        lanes =
-          workloadIds.length === 0
-            ? 0
-            : await this.addLanes(
-                data,
-                fanOut.slaDomainId,
-                await this.laneCount(data.runId, workloadIds.length),
-                workloadIds,
-              );
+        // A retry after the marker: the items the outcome store still has queued or running.
+        const { slaDomainId } = fanOut;
+        lanes = await this.queueActiveItems(data, () => Promise.resolve(slaDomainId));
       }
       crashPoints.reach('snapshot.after-fan-out');
 
@@ -93,7 +86,7 @@ export class SnapshotRunJob {
       logger.info({ lanes }, 'snapshot run fanned out');
       return { runId: data.runId, lanes };
     } catch (error) {
-      return this.fail(job, token, data.runId, error, logger, signal);
+      return this.fail(job, token, data, error, logger, signal);
     }
   }
 
@@ -214,6 +207,41 @@ export class SnapshotRunJob {
     return { items, queued };
   }
 
+  /**
+   * Queues the run's items still queued or running for its lanes, with the lane jobs (each item
+   * where the first fan-out put it; those queued or in a lane already are left where they are).
+   * `slaDomainId` is asked for only when there is something to queue. Returns the lane count (0:
+   * nothing left to trigger).
+   */
+  private async queueActiveItems(
+    data: RunJobData & { definition: SnapshotDefinition },
+    slaDomainId: () => Promise<string | null>,
+  ): Promise<number> {
+    const workloadIds = await this.activeItems(data.runId);
+    if (workloadIds.length === 0) return 0;
+    return this.addLanes(
+      data,
+      await slaDomainId(),
+      await this.laneCount(data.runId, workloadIds.length),
+      workloadIds,
+    );
+  }
+
+  /**
+   * The retention SLA Domain of a run whose fan-out did not finish: the one its lanes carry, or,
+   * before any lane was added, resolved again (one platform lookup).
+   */
+  private async retentionOfRun(
+    data: RunJobData & { definition: SnapshotDefinition },
+    signal?: AbortSignal,
+  ): Promise<string | null> {
+    const lane = await this.dependencies.queues.queue('snapshot').getJob(laneJobId(data.runId, 0));
+    const carried = snapshotLaneDataSchema.safeParse(lane?.data);
+    if (carried.success) return carried.data.slaDomainId;
+    return (await resolveRetention(data.definition, this.dependencies.platform, signal))
+      .slaDomainId;
+  }
+
   /** The workloads whose items are still queued or running (a fan-out resumed after a crash). */
   private async activeItems(runId: string): Promise<string[]> {
     const workloadIds: string[] = [];
@@ -280,7 +308,7 @@ export class SnapshotRunJob {
   private fail(
     job: Job,
     token: string | undefined,
-    runId: string,
+    data: RunJobData & { definition: SnapshotDefinition },
     error: unknown,
     logger: Logger,
     signal: AbortSignal | undefined,
@@ -292,21 +320,55 @@ export class SnapshotRunJob {
       error,
       logger,
       doing: 'the snapshot run',
-      // A run with items recorded already (a listing that failed on a later page) goes on with
-      // them, its lanes triggering and following them, and ends failed with this reason once
-      // they end; a run with none fails now (RunStore.endFanOut).
-      recordFailed: async (facts) => {
-        const { runs } = this.dependencies;
-        const recorded = (await runs.get(runId))?.counts.total ?? 0;
-        await runs.endFanOut(runId, {
-          errorCode: facts.errorCode,
-          errorMessage:
-            recorded === 0
-              ? facts.errorMessage
-              : `the run's targets could not all be resolved: it goes on with the ${recorded} ` +
-                `items recorded before the failure, and ends failed: ${facts.errorMessage}`,
-        });
-      },
+      recordFailed: (facts) => this.endFanOutFailed(data, facts, signal),
+    });
+  }
+
+  /**
+   * The run job given up on without running (taken back from dead workers more than
+   * `worker.maxStalledCount` times: stall-limit.ts): its fan-out ends as a failed one would, or,
+   * when every page was recorded already (`fanOut` in its data), as a finished one.
+   */
+  async givenUp(job: Job, reason: string): Promise<void> {
+    let data: RunJobData;
+    try {
+      data = parseRunJobData(job.data);
+    } catch {
+      return; // process() would refuse it too: nothing of it was recorded.
+    }
+    if (!isRunOf(data, 'snapshot')) return;
+    if (data.fanOut !== undefined) {
+      const { slaDomainId } = data.fanOut;
+      await this.queueActiveItems(data, () => Promise.resolve(slaDomainId));
+      await this.dependencies.runs.endFanOut(data.runId);
+      return;
+    }
+    await this.endFanOutFailed(data, { errorCode: 'STALLED', errorMessage: reason });
+  }
+
+  /**
+   * Ends a fan-out that failed for good: a run with items recorded already (a listing that failed
+   * on a later page) goes on with them, its lanes triggering and following them, and ends failed
+   * with this reason once they end; a run with none fails now (RunStore.endFanOut). The items
+   * recorded and not yet ended are queued for the lanes first: a failure (or a crash) between
+   * recording a page and queueing it would leave them to no lane, and the run running for good.
+   */
+  private async endFanOutFailed(
+    data: RunJobData & { definition: SnapshotDefinition },
+    facts: FailureFacts,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const { runs } = this.dependencies;
+    const { runId } = data;
+    await this.queueActiveItems(data, () => this.retentionOfRun(data, signal));
+    const recorded = (await runs.get(runId))?.counts.total ?? 0;
+    await runs.endFanOut(runId, {
+      errorCode: facts.errorCode,
+      errorMessage:
+        recorded === 0
+          ? facts.errorMessage
+          : `the run's targets could not all be resolved: it goes on with the ${recorded} ` +
+            `items recorded before the failure, and ends failed: ${facts.errorMessage}`,
     });
   }
 }

@@ -21,4 +21,12 @@ export interface KindProcessor {
    * fatal. `signal` fires when the process shuts down (the shutdown waits for it to settle).
    */
   recover?(signal: AbortSignal): Promise<void>;
+  /**
+   * Optional: `job` is failed for good without `process` running, because it was taken back
+   * from dead workers more than `worker.maxStalledCount` times (`reason` says so: stall-limit.ts).
+   * Records what the kind's own failure handling would have (a snapshot run ends its fan-out
+   * failed); the job fails once it resolves. A process that dies in it leaves the job to be taken
+   * back and given up again, so it must be safe to repeat.
+   */
+  givenUp?(job: Job, reason: string): Promise<void>;
 }

@@ -181,6 +181,61 @@ describe('a snapshot run fanned out page by page', () => {
     }
   }, 180_000);
 
+  it('a run job taken back from dead workers more than worker.maxStalledCount times mid fan-out: the run goes on with the items recorded, and ends failed saying so', async () => {
+    await kit.control('DELETE', '/_sim/stats');
+    await listingFaults({ latency: { fixedMs: 300 } });
+    try {
+      // Two workers die, one after the other, with the first page's items recorded and not yet
+      // queued for a lane (no lane job exists): the run job is taken back twice.
+      let runId = '';
+      for (const which of ['first', 'second']) {
+        const dying = kit.paw(['worker'], {
+          PAW_PLATFORM_PAGE_SIZE: String(PAGE_SIZE),
+          PAW_CRASH_AT: 'snapshot.after-items-recorded',
+          PAW_LOG_LEVEL: 'info',
+        });
+        if (which === 'first') runId = await kit.fire(definition('pages-given-up'));
+        expect(
+          await exitWithin(dying.exited, `the ${which} worker armed after a page`, 60_000),
+        ).toEqual({ code: null, signal: 'SIGKILL' });
+      }
+      const before = await kit.outcomes.runs.get(runId);
+      expect(before).toMatchObject({ status: 'running', counts: { running: 0 } });
+      expect(before?.counts.queued).toBeGreaterThan(0);
+
+      // A worker that allows one take-back gives the run job up, as BullMQ did, without a
+      // fan-out of its own.
+      const worker = await kit.startInProcessWorker({
+        platform: { pageSize: PAGE_SIZE },
+        worker: { maxStalledCount: 1 },
+      });
+      try {
+        const run = await kit.waitForRun(runId, 60_000);
+        await kit.platformSettled();
+        const items = await kit.items(runId);
+        expect(run).toMatchObject({ status: 'failed', errorCode: 'STALLED' });
+        expect(run.errorMessage).toMatch(
+          new RegExp(
+            `^the run's targets could not all be resolved: it goes on with the ${items.length} items recorded before the failure, and ends failed: job \\S+ was taken back from a dead worker 2 times, more than worker.maxStalledCount \\(1\\) allows`,
+          ),
+        );
+        // Only the first page, recorded by both dying workers, each workload triggered once
+        // by the lanes the give-up added.
+        expect(items.length).toBe(before?.counts.total);
+        const triggers = kit.sim.stats().snapshotTriggers;
+        for (const item of items.filter((one) => one.status !== 'skipped')) {
+          expect(item, `item ${item.itemKey}`).toMatchObject({ status: 'succeeded' });
+          expect(triggers[item.itemKey], `triggers of ${item.itemKey}`).toBe(1);
+        }
+        expect(run.counts).toMatchObject({ total: items.length, queued: 0, running: 0 });
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await listingFaults(undefined);
+    }
+  }, 180_000);
+
   it('a page that fails for good after the first: the run goes on with the items recorded, and ends failed with the reason once they end', async () => {
     await kit.control('DELETE', '/_sim/stats');
     await listingFaults({ latency: { fixedMs: 500 } });
