@@ -134,3 +134,24 @@ describe('test/ mirrors src/', () => {
     expect(orphans).toEqual([]);
   });
 });
+
+/** Where tests live: vitest's `include` (vitest.config.ts). */
+const TEST_ROOTS = ['test/', 'bench/'];
+
+describe('no test is retried', () => {
+  // A test that fails once has found a bug (in paw, the simulator or the test): a retry hides it.
+  it('has retry 0 in the configuration and no retry option in any test file', () => {
+    const config = readFileSync(new URL('vitest.config.ts', ROOT), 'utf8');
+    expect(config).toMatch(/^\s+retry: 0,$/m);
+    const retried = TEST_ROOTS.flatMap((root) => {
+      const folder = fileURLToPath(new URL(root, ROOT));
+      return (readdirSync(folder, { recursive: true }) as string[])
+        .filter((path) => path.endsWith('.ts'))
+        .filter((path) =>
+          /\bretry: *[1-9]|setConfig\([^)]*retry/.test(readFileSync(join(folder, path), 'utf8')),
+        )
+        .map((path) => root + path);
+    });
+    expect(retried).toEqual([]);
+  });
+});
