@@ -59,13 +59,8 @@ describe('the platform rate limit, shared by worker processes', () => {
     const busy = (worker: PawProcess) => /"msg":"snapshot triggered"/.test(worker.stderr);
     await eventually('every worker to trigger snapshots', () => workers.every(busy), {
       timeoutMs: 60_000,
-      detail: async () => {
-        const counts: Record<string, number> = {};
-        for (const item of await kit.items(runId)) {
-          counts[item.status] = (counts[item.status] ?? 0) + 1;
-        }
-        return `workers that triggered: ${workers.map(busy).join(', ')}; items: ${JSON.stringify(counts)}`;
-      },
+      detail: async () =>
+        `workers that triggered: ${workers.map(busy).join(', ')}; items: ${JSON.stringify((await kit.outcomes.runs.get(runId))?.counts)}`,
     });
     await kit.control('PUT', '/_sim/faults', {
       operations: { getSnapshotJobStatus: { tooManyRequestsRate: 1, times: 1 } },
